@@ -1,0 +1,33 @@
+# One set of flags for the engine, the workloads and every peer: ratios must compare code, not compilers.
+add_library(tfbench_flags INTERFACE)
+add_library(tfbench::flags ALIAS tfbench_flags)
+target_compile_options(tfbench_flags INTERFACE
+  $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers>)
+if(TFBENCH_ENABLE_NATIVE AND NOT TFBENCH_ENABLE_CUDA)
+  target_compile_options(tfbench_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
+endif()
+
+set(TFBENCH_SANITIZE_FLAGS "")
+if(TFBENCH_SANITIZE)
+  string(REPLACE ";" "," _san "${TFBENCH_SANITIZE}")
+  set(TFBENCH_SANITIZE_FLAGS "-fsanitize=${_san};-fno-omit-frame-pointer;-fno-sanitize-recover=all")
+  target_compile_options(tfbench_flags INTERFACE ${TFBENCH_SANITIZE_FLAGS})
+  target_link_options(tfbench_flags INTERFACE ${TFBENCH_SANITIZE_FLAGS})
+endif()
+
+# The flags that shape measured code, written into every result file's provenance.
+string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
+set(TFBENCH_BUILD_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_bt}}")
+if(TFBENCH_ENABLE_NATIVE AND NOT TFBENCH_ENABLE_CUDA)
+  string(APPEND TFBENCH_BUILD_FLAGS " -march=native")
+endif()
+if(TFBENCH_SANITIZE)
+  string(APPEND TFBENCH_BUILD_FLAGS " -fsanitize=${_san}")
+endif()
+string(STRIP "${TFBENCH_BUILD_FLAGS}" TFBENCH_BUILD_FLAGS)
+
+find_program(TFBENCH_CCACHE ccache)
+if(TFBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
+  set(CMAKE_CXX_COMPILER_LAUNCHER "${TFBENCH_CCACHE}")
+  set(CMAKE_C_COMPILER_LAUNCHER "${TFBENCH_CCACHE}")
+endif()

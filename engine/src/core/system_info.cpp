@@ -1,0 +1,67 @@
+#include "tfbench/engine/core/system_info.hpp"
+
+#include <cblas.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <string>
+
+namespace tfbench {
+
+std::string cpu_model() {
+  std::ifstream in("/proc/cpuinfo");
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.rfind("model name", 0) == 0) {
+      const auto colon = line.find(':');
+      if (colon != std::string::npos) return line.substr(line.find_first_not_of(" \t", colon + 1));
+    }
+  }
+  return "unknown";
+}
+
+std::string host_name() {
+  char buffer[256] = {};
+  if (gethostname(buffer, sizeof(buffer) - 1) != 0) return "unknown";
+  return buffer;
+}
+
+int affinity_cpu_count() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (sched_getaffinity(0, sizeof(set), &set) != 0) return -1;
+  return CPU_COUNT(&set);
+}
+
+int online_cpu_count() {
+  return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
+}
+
+BlasInfo blas_info() {
+  BlasInfo info;
+  info.vendor = "OpenBLAS";
+  info.config = openblas_get_config();
+  switch (openblas_get_parallel()) {
+    case 0:
+      info.threading = "sequential";
+      break;
+    case 1:
+      info.threading = "pthreads";
+      break;
+    case 2:
+      info.threading = "openmp";
+      break;
+    default:
+      info.threading = "unknown";
+  }
+  info.threads = openblas_get_num_threads();
+  return info;
+}
+
+int set_blas_threads(int threads) {
+  openblas_set_num_threads(threads);
+  return openblas_get_num_threads();
+}
+
+}  // namespace tfbench

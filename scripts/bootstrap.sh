@@ -1,0 +1,172 @@
+#!/usr/bin/env bash
+# Installs everything tfbench needs on Debian 12 and builds Kokkos + Kokkos Kernels 3.4.1
+# (OpenMP + Serial) into a cached prefix. Idempotent: a second run only checks.
+#
+#   scripts/bootstrap.sh            install packages, build/find Kokkos, print the prefix
+#
+# Environment:
+#   Kokkos_ROOT=DIR        use this Kokkos (HPC module, CUDA build); nothing is built.
+#                          KokkosKernels_ROOT defaults to the same DIR.
+#   TFBENCH_CACHE=DIR      cache root (default: $HOME/.cache/tfbench)
+#   TFBENCH_SKIP_APT=1     do not call apt-get (packages must already be there)
+#   TFBENCH_JOBS=N         parallel build jobs (default: nproc)
+#
+# On success the last line on stdout is `TFBENCH_KOKKOS_PREFIX=<dir>` and the same
+# line is written to "$TFBENCH_CACHE/kokkos.env" for the other scripts.
+set -euo pipefail
+
+KOKKOS_VERSION=3.4.1
+CACHE=${TFBENCH_CACHE:-$HOME/.cache/tfbench}
+JOBS=${TFBENCH_JOBS:-$(nproc)}
+say() { printf '[bootstrap] %s\n' "$*" >&2; }
+die() { printf '[bootstrap] ERROR: %s\n' "$*" >&2; exit 1; }
+
+as_root() {
+  if [ "$(id -u)" -eq 0 ]; then "$@";
+  elif command -v sudo >/dev/null 2>&1; then sudo "$@";
+  else die "need root (or sudo) to run: $*"; fi
+}
+
+# ---------------------------------------------------------------- Debian packages
+PACKAGES=(
+  build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils
+  libopenblas-dev liblapacke-dev
+  libyaml-cpp-dev libcli11-dev catch2 libbenchmark-dev
+  libhdf5-dev hdf5-tools
+  libxsmm-dev libeigen3-dev
+  python3 python3-h5py python3-numpy python3-matplotlib
+  clang-format clang-tidy
+)
+
+install_packages() {
+  if [ "${TFBENCH_SKIP_APT:-0}" = 1 ]; then say "TFBENCH_SKIP_APT=1: not calling apt-get"; return; fi
+  [ -r /etc/debian_version ] || die "this script supports Debian 12 (bookworm); /etc/debian_version not found"
+  local missing=()
+  for p in "${PACKAGES[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+  done
+  if [ ${#missing[@]} -eq 0 ]; then say "Debian packages: all ${#PACKAGES[@]} present"; return; fi
+  say "Debian packages: installing ${missing[*]}"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || die "apt-get update failed"
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get install -y -q --no-install-recommends "${missing[@]}" >&2 \
+    || die "apt-get install failed for: ${missing[*]}"
+}
+
+# ---------------------------------------------------------------- Kokkos source
+ensure_deb_src() {
+  # apt-get source needs a deb-src entry for bookworm; add one beside the existing sources.
+  if grep -rqsE '^(Types:.*deb-src|deb-src )' /etc/apt/sources.list /etc/apt/sources.list.d/; then return; fi
+  say "adding a deb-src entry for bookworm (/etc/apt/sources.list.d/tfbench-deb-src.sources)"
+  as_root tee /etc/apt/sources.list.d/tfbench-deb-src.sources >/dev/null <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+  as_root env DEBIAN_FRONTEND=noninteractive apt-get update -q >&2 || die "apt-get update (deb-src) failed"
+}
+
+fetch_kokkos_sources() {  # $1 = destination folder holding kokkos/ and kokkos-kernels/
+  local dest=$1
+  if [ -f "$dest/kokkos/CMakeLists.txt" ] && [ -f "$dest/kokkos-kernels/CMakeLists.txt" ]; then return; fi
+  local dl="$CACHE/src/trilinos-deb"
+  mkdir -p "$dl"
+  if ! ls "$dl"/trilinos_*.orig.tar.* >/dev/null 2>&1; then
+    [ "${TFBENCH_SKIP_APT:-0}" = 1 ] && die "Kokkos sources missing and TFBENCH_SKIP_APT=1: cannot fetch Debian's trilinos source package"
+    ensure_deb_src
+    say "downloading Debian's trilinos source package (Kokkos $KOKKOS_VERSION lives in it)"
+    (cd "$dl" && apt-get source --download-only trilinos >&2) \
+      || die "apt-get source --download-only trilinos failed (is a bookworm deb-src entry reachable?)"
+  fi
+  local tarball
+  tarball=$(ls "$dl"/trilinos_*.orig.tar.* | head -n 1)
+  say "extracting packages/kokkos and packages/kokkos-kernels from $(basename "$tarball")"
+  local tmp="$dest.tmp"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  tar -xf "$tarball" -C "$tmp" --wildcards '*/packages/kokkos/*' '*/packages/kokkos-kernels/*' \
+    || die "could not extract Kokkos from $tarball"
+  local top
+  top=$(find "$tmp" -mindepth 1 -maxdepth 1 -type d | head -n 1)
+  grep -q "Kokkos_VERSION_MAJOR 3" "$top/packages/kokkos/CMakeLists.txt" \
+    || die "the trilinos source package does not carry Kokkos 3.x"
+  rm -rf "$dest"; mkdir -p "$dest"
+  mv "$top/packages/kokkos" "$dest/kokkos"
+  mv "$top/packages/kokkos-kernels" "$dest/kokkos-kernels"
+  rm -rf "$tmp"
+}
+
+# ---------------------------------------------------------------- Kokkos build
+native_arch() { gcc -march=native -Q --help=target 2>/dev/null | awk '$1=="-march="{print $2; exit}'; }
+
+build_kokkos() {
+  local cxx_flags="-O3 -march=native"
+  local opts="v=$KOKKOS_VERSION;spaces=OpenMP,Serial;build=Release;flags=$cxx_flags;arch=$(native_arch)"
+  opts+=";cxx=$(g++ -dumpfullversion);kk_components=BATCHED,BLAS;kk_eti=double,LayoutLeft,int,int;kk_tpl=BLAS,LAPACK(openblas)"
+  local key
+  key=$(printf '%s' "$opts" | sha256sum | cut -c1-12)
+  local prefix="$CACHE/kokkos-$KOKKOS_VERSION-openmp-serial-$key"
+  if [ -f "$prefix/.tfbench-complete" ]; then
+    say "Kokkos $KOKKOS_VERSION (OpenMP+Serial) found in cache: $prefix"
+    PREFIX=$prefix; return
+  fi
+  say "building Kokkos $KOKKOS_VERSION + Kokkos Kernels into $prefix"
+  say "  options: $opts"
+  local src="$CACHE/src/kokkos-$KOKKOS_VERSION"
+  fetch_kokkos_sources "$src"
+  local bld="$CACHE/build/kokkos-$key"
+  rm -rf "$bld" "$prefix"
+  local t0=$SECONDS
+  cmake -S "$src/kokkos" -B "$bld/kokkos" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$cxx_flags" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2 || die "Kokkos configure failed"
+  cmake --build "$bld/kokkos" -j "$JOBS" >&2 || die "Kokkos build failed"
+  cmake --install "$bld/kokkos" >&2 || die "Kokkos install failed"
+  say "Kokkos core built in $((SECONDS - t0)) s; building Kokkos Kernels (several minutes on 2 cores)"
+  local openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
+  [ -d "$openblas" ] || openblas=$(dirname "$(ls /usr/lib/*/openblas-pthread/libopenblas.so 2>/dev/null | head -n1)")
+  [ -f "$openblas/libopenblas.so" ] || die "OpenBLAS (libopenblas-dev) not found"
+  cmake -S "$src/kokkos-kernels" -B "$bld/kokkos-kernels" -G Ninja \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$cxx_flags" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
+    -DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=ON \
+    -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$openblas" \
+    -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$openblas" \
+    -DKokkosKernels_ENABLED_COMPONENTS="BATCHED;BLAS" \
+    -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF \
+    -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+    -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+    -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+    -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+    -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=ON \
+    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF >&2 \
+    || die "Kokkos Kernels configure failed"
+  cmake --build "$bld/kokkos-kernels" -j "$JOBS" >&2 || die "Kokkos Kernels build failed"
+  cmake --install "$bld/kokkos-kernels" >&2 || die "Kokkos Kernels install failed"
+  printf '%s\n' "$opts" > "$prefix/.tfbench-complete"
+  rm -rf "$bld"
+  say "Kokkos + Kokkos Kernels built in $((SECONDS - t0)) s"
+  PREFIX=$prefix
+}
+
+use_user_kokkos() {
+  local root=$Kokkos_ROOT
+  [ -d "$root" ] || die "Kokkos_ROOT=$root is not a directory"
+  ls "$root"/lib*/cmake/Kokkos/KokkosConfig.cmake >/dev/null 2>&1 \
+    || die "Kokkos_ROOT=$root has no lib*/cmake/Kokkos/KokkosConfig.cmake"
+  local kk=${KokkosKernels_ROOT:-$root}
+  ls "$kk"/lib*/cmake/KokkosKernels/KokkosKernelsConfig.cmake >/dev/null 2>&1 \
+    || die "no Kokkos Kernels in ${kk} (set KokkosKernels_ROOT)"
+  say "using the user's Kokkos at $root (nothing is built)"
+  PREFIX=$root
+}
+
+main() {
+  install_packages
+  mkdir -p "$CACHE"
+  if [ -n "${Kokkos_ROOT:-}" ]; then use_user_kokkos; else build_kokkos; fi
+  printf 'TFBENCH_KOKKOS_PREFIX=%s\n' "$PREFIX" | tee "$CACHE/kokkos.env"
+}
+main "$@"

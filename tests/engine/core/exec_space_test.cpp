@@ -1,0 +1,29 @@
+#include "tfbench/engine/core/exec_space.hpp"
+
+#include <catch2/catch.hpp>
+
+#include "test_context.hpp"
+
+TEST_CASE("Execution space names round-trip", "[core][space]") {
+  for (auto kind : tfbench::enabled_exec_spaces()) {
+    REQUIRE(tfbench::parse_exec_space(tfbench::name(kind)) == kind);
+  }
+  REQUIRE_FALSE(tfbench::parse_exec_space("quantum").has_value());
+}
+
+TEST_CASE("The test space runs a Kokkos kernel with its thread count", "[core][space]") {
+  const int n = 1000;
+  const double sum = tfbench::testing::with_space([&](auto space) {
+    using Space = decltype(space);
+    double total = 0.0;
+    Kokkos::parallel_reduce(
+        "tfbench::tests::sum", Kokkos::RangePolicy<Space>(space, 0, n),
+        KOKKOS_LAMBDA(const int i, double& acc) { acc += i; }, total);
+    REQUIRE(tfbench::exec_space_kind<Space>() == tfbench::testing::space());
+    return total;
+  });
+  REQUIRE(sum == Approx(n * (n - 1) / 2.0));
+  if (tfbench::testing::space() == tfbench::ExecSpaceKind::OpenMP) {
+    REQUIRE(tfbench::concurrency(tfbench::ExecSpaceKind::OpenMP) == tfbench::testing::threads());
+  }
+}

@@ -1,0 +1,182 @@
+#include "bandwidth_control/bandwidth_control.hpp"
+
+#include "common/random.hpp"
+
+#include <omp.h>
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <memory>
+#include <vector>
+
+namespace tfbench::workloads {
+namespace {
+
+constexpr double kScalar = 3.0;
+constexpr double kTolerance = 1e-15;  // one rounding of b + s*c
+
+/// STREAM counts two reads and one write per element (write-allocate traffic is not counted).
+Work triad_work(std::int64_t n) {
+  return {2.0 * static_cast<double>(n), 24.0 * static_cast<double>(n)};
+}
+
+CheckResult check_triad(const double* a, const double* b, const double* c, std::int64_t n) {
+  std::vector<double> ref(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) ref[i] = b[i] + kScalar * c[i];
+  CheckResult result;
+  result.tolerance = kTolerance;
+  result.max_rel_error = max_relative_error(a, ref.data(), ref.size());
+  result.passed = result.max_rel_error <= kTolerance;
+  result.message = "triad against a sequential host loop over " + std::to_string(n) + " elements";
+  return result;
+}
+
+template <class ExecSpace>
+class KokkosTriad final : public Instance {
+  using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
+
+ public:
+  KokkosTriad(std::int64_t n, std::uint64_t seed)
+      : n_(n),
+        a_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::a"), Kokkos::WithoutInitializing), n),
+        b_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::b"), Kokkos::WithoutInitializing), n),
+        c_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::c"), Kokkos::WithoutInitializing), n) {
+    // First touch by the executing space, then fresh random values copied in.
+    Kokkos::deep_copy(ExecSpace(), a_, 0.0);
+    auto hb = Kokkos::create_mirror_view(b_);
+    auto hc = Kokkos::create_mirror_view(c_);
+    fill_random(hb.data(), static_cast<std::size_t>(n), derive_seed(seed, 1));
+    fill_random(hc.data(), static_cast<std::size_t>(n), derive_seed(seed, 2));
+    Kokkos::deep_copy(b_, hb);
+    Kokkos::deep_copy(c_, hc);
+    ExecSpace().fence();
+  }
+
+  CheckResult check() override {
+    run();
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b_);
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_);
+    return check_triad(ha.data(), hb.data(), hc.data(), n_);
+  }
+
+  void run() override {
+    auto a = a_;
+    auto b = b_;
+    auto c = c_;
+    Kokkos::parallel_for(
+        "tfbench::workloads::triad", Kokkos::RangePolicy<ExecSpace>(ExecSpace(), 0, n_),
+        KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + kScalar * c(i); });
+    ExecSpace().fence();
+  }
+
+  Work work() const override { return triad_work(n_); }
+
+ private:
+  std::int64_t n_;
+  View a_, b_, c_;
+};
+
+/// The hand-written peer: one `omp parallel for` with a static schedule, first-touch initialized.
+class OpenMPTriad final : public Instance {
+ public:
+  OpenMPTriad(std::int64_t n, int threads, std::uint64_t seed)
+      : n_(n), threads_(threads), a_(alloc(n)), b_(alloc(n)), c_(alloc(n)) {
+    const auto hb = random_vector(static_cast<std::size_t>(n), derive_seed(seed, 1));
+    const auto hc = random_vector(static_cast<std::size_t>(n), derive_seed(seed, 2));
+    double* a = a_.get();
+    double* b = b_.get();
+    double* c = c_.get();
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t i = 0; i < n; ++i) {
+      a[i] = 0.0;
+      b[i] = hb[i];
+      c[i] = hc[i];
+    }
+  }
+
+  CheckResult check() override {
+    run();
+    return check_triad(a_.get(), b_.get(), c_.get(), n_);
+  }
+
+  void run() override {
+    double* __restrict a = a_.get();
+    const double* __restrict b = b_.get();
+    const double* __restrict c = c_.get();
+    const std::int64_t n = n_;
+#pragma omp parallel for schedule(static) num_threads(threads_)
+    for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + kScalar * c[i];
+  }
+
+  Work work() const override {
+    return triad_work(n_);
+  }
+
+ private:
+  struct Free {
+    void operator()(double* p) const { std::free(p); }
+  };
+  static std::unique_ptr<double[], Free> alloc(std::int64_t n) {
+    const std::size_t bytes = ((static_cast<std::size_t>(n) * sizeof(double) + 63) / 64) * 64;
+    return std::unique_ptr<double[], Free>(static_cast<double*>(std::aligned_alloc(64, bytes)));
+  }
+
+  std::int64_t n_;
+  int threads_;
+  std::unique_ptr<double[], Free> a_, b_, c_;
+};
+
+class BandwidthControl final : public Family {
+ public:
+  std::string_view name() const override { return "bandwidth_control"; }
+  std::string_view description() const override {
+    return "STREAM triad a = b + s*c: a Kokkos kernel on the worker's space against a hand-written "
+           "OpenMP loop; the bandwidth ceiling (GB/s)";
+  }
+  std::vector<ParamSpec> parameters() const override {
+    ParamSpec elements{"elements", ParamType::Int, "doubles per array (3 arrays)",
+                       ParamValue{std::int64_t{1} << 24}};
+    elements.min = 1024;
+    elements.max = static_cast<double>(std::int64_t{1} << 31);
+    return {elements};
+  }
+  std::vector<VariantInfo> variants(const Params&, const RunContext&) const override {
+    return {{"kokkos", VariantKind::Control, "kokkos", "", std::nullopt},
+            {"peer:openmp", VariantKind::Peer, "openmp", "", std::nullopt}};
+  }
+  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
+                                        const RunContext& ctx) const override {
+    const std::int64_t n = params.get_int("elements");
+    if (variant == "kokkos") {
+      return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
+        return std::make_unique<KokkosTriad<decltype(space)>>(n, ctx.seed);
+      });
+    }
+    if (variant == "peer:openmp") return std::make_unique<OpenMPTriad>(n, ctx.threads, ctx.seed);
+    throw WorkloadError("bandwidth_control has no variant '" + variant + "'");
+  }
+};
+
+}  // namespace
+
+const Family& bandwidth_control_family() {
+  static const BandwidthControl family;
+  return family;
+}
+
+double measure_triad_gbs(std::int64_t elements, int threads, int repetitions) {
+  OpenMPTriad triad(elements, threads, 7);
+  triad.run();  // warm-up: page faults and thread start-up stay out of the ceiling
+  double best = 1e300;
+  for (int r = 0; r < repetitions; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    triad.run();
+    const auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+  }
+  return triad.work().bytes / best / 1e9;
+}
+
+}  // namespace tfbench::workloads

@@ -1,0 +1,22 @@
+#include "tfbench/workloads/registry.hpp"
+
+#include "bandwidth_control/bandwidth_control.hpp"
+
+namespace tfbench::workloads {
+
+const std::vector<const Family*>& families() {
+  // An explicit list: static registration objects would be dropped from a static library.
+  static const std::vector<const Family*> all = {
+      &bandwidth_control_family(),
+  };
+  return all;
+}
+
+const Family* find_family(std::string_view name) {
+  for (const Family* family : families()) {
+    if (family->name() == name) return family;
+  }
+  return nullptr;
+}
+
+}  // namespace tfbench::workloads
