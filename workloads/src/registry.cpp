@@ -1,12 +1,14 @@
 #include "tfbench/workloads/registry.hpp"
 
 #include "bandwidth_control/bandwidth_control.hpp"
+#include "packed_small/packed_small.hpp"
 
 namespace tfbench::workloads {
 
 const std::vector<const Family*>& families() {
   // An explicit list: static registration objects would be dropped from a static library.
   static const std::vector<const Family*> all = {
+      &packed_small_family(),
       &bandwidth_control_family(),
   };
   return all;

@@ -1,5 +1,6 @@
 #include "bandwidth_control/bandwidth_control.hpp"
 
+#include "common/check.hpp"
 #include "common/random.hpp"
 
 #include <omp.h>
@@ -24,12 +25,8 @@ Work triad_work(std::int64_t n) {
 CheckResult check_triad(const double* a, const double* b, const double* c, std::int64_t n) {
   std::vector<double> ref(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) ref[i] = b[i] + kScalar * c[i];
-  CheckResult result;
-  result.tolerance = kTolerance;
-  result.max_rel_error = max_relative_error(a, ref.data(), ref.size());
-  result.passed = result.max_rel_error <= kTolerance;
-  result.message = "triad against a sequential host loop over " + std::to_string(n) + " elements";
-  return result;
+  return compare_outputs(std::vector<double>(a, a + n), ref, kTolerance,
+                         "triad against a sequential host loop over " + std::to_string(n) + " elements");
 }
 
 template <class ExecSpace>

@@ -1,0 +1,39 @@
+#pragma once
+// Small cases of every family: each runs its variants' checks in well under a second.
+
+#include "test_context.hpp"
+#include "tfbench/workloads/family.hpp"
+
+#include <map>
+#include <string>
+#include <vector>
+
+namespace tfbench::workloads::test {
+
+/// Small parameter sets per family name (several per family where a parameter changes the route).
+inline std::map<std::string, std::vector<Params>> small_cases() {
+  using P = std::map<std::string, ParamValue>;
+  std::map<std::string, std::vector<Params>> cases;
+  cases["packed_small"] = {
+      Params(P{{"n", std::int64_t{2}}, {"batch", std::int64_t{7}}}),
+      Params(P{{"n", std::int64_t{5}}, {"batch", std::int64_t{33}}, {"layout", std::string("strided")}}),
+      Params(P{{"n", std::int64_t{8}}, {"batch", std::int64_t{16}}, {"dtype", std::string("float32")}}),
+      Params(P{{"n", std::int64_t{16}}, {"working_set_mib", 0.25}}),
+      Params(P{{"n", std::int64_t{32}},
+               {"batch", std::int64_t{3}},
+               {"layout", std::string("strided")},
+               {"pad", std::int64_t{1}}}),
+  };
+  cases["bandwidth_control"] = {Params(P{{"elements", std::int64_t{4096}}})};
+  return cases;
+}
+
+inline RunContext context_of_test() {
+  RunContext ctx;
+  ctx.space = tfbench::testing::space();
+  ctx.threads = tfbench::testing::threads();
+  ctx.seed = 20261129;
+  return ctx;
+}
+
+}  // namespace tfbench::workloads::test
