@@ -24,6 +24,21 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
                {"layout", std::string("strided")},
                {"pad", std::int64_t{1}}}),
   };
+  cases["batched_solve"] = {
+      Params(P{{"n", std::int64_t{2}}, {"batch", std::int64_t{9}}}),
+      Params(P{{"n", std::int64_t{7}}, {"nrhs", std::int64_t{3}}, {"batch", std::int64_t{20}}}),
+      Params(P{{"n", std::int64_t{32}},
+               {"nrhs", std::int64_t{2}},
+               {"batch", std::int64_t{5}},
+               {"dtype", std::string("float32")}}),
+  };
+  cases["compute_control"] = {
+      Params(P{{"n", std::int64_t{64}}}),
+      Params(P{{"n", std::int64_t{40}},
+               {"m", std::int64_t{33}},
+               {"k", std::int64_t{17}},
+               {"dtype", std::string("float32")}}),
+  };
   cases["bandwidth_control"] = {Params(P{{"elements", std::int64_t{4096}}})};
   return cases;
 }

@@ -47,3 +47,20 @@ TEST_CASE("bandwidth_control counts the STREAM triad", "[workloads]") {
   CHECK(w.flops == Approx(2.0 * 4096));
   CHECK(w.bytes == Approx(24.0 * 4096));
 }
+
+TEST_CASE("batched_solve counts LAPACK's getrf + getrs flops", "[workloads]") {
+  // n = 4: getrf 2*64/3 - 16/2 + 20/6 = 38; getrs with 2 right-hand sides 2 * (32 - 4) = 56.
+  const Params p(P{{"n", std::int64_t{4}}, {"nrhs", std::int64_t{2}}, {"batch", std::int64_t{10}}});
+  for (const char* v : {"peer:lapack", "peer:kokkosbatched"}) {
+    const Work w = work_of("batched_solve", p, v);
+    CHECK(w.flops == Approx((38.0 + 56.0) * 10));
+    CHECK(w.bytes == Approx((16.0 + 2 * 8.0) * 10 * 8));
+  }
+}
+
+TEST_CASE("compute_control counts 2 m n k flops", "[workloads]") {
+  const Params p(P{{"n", std::int64_t{40}}, {"m", std::int64_t{30}}, {"k", std::int64_t{20}}});
+  const Work w = work_of("compute_control", p, "peer:openblas");
+  CHECK(w.flops == Approx(2.0 * 30 * 40 * 20));
+  CHECK(w.bytes == Approx((30.0 * 20 + 20.0 * 40 + 30.0 * 40) * 8));
+}

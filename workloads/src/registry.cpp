@@ -1,6 +1,8 @@
 #include "tfbench/workloads/registry.hpp"
 
 #include "bandwidth_control/bandwidth_control.hpp"
+#include "batched_solve/batched_solve.hpp"
+#include "compute_control/compute_control.hpp"
 #include "packed_small/packed_small.hpp"
 
 namespace tfbench::workloads {
@@ -9,6 +11,8 @@ const std::vector<const Family*>& families() {
   // An explicit list: static registration objects would be dropped from a static library.
   static const std::vector<const Family*> all = {
       &packed_small_family(),
+      &batched_solve_family(),
+      &compute_control_family(),
       &bandwidth_control_family(),
   };
   return all;
