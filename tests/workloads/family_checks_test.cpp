@@ -3,6 +3,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <cmath>
 #include <set>
 
 #include "small_cases.hpp"
@@ -38,10 +39,18 @@ TEST_CASE("every available variant passes its check on small cases", "[workloads
         INFO(check.message);
         CHECK(check.passed);
         CHECK(check.max_rel_error <= check.tolerance);
-        CHECK(check.tolerance > 0.0);
+        CHECK(check.tolerance >= 0.0);
         instance->run();  // a timed iteration works after the check
         const Work w = instance->work();
-        CHECK((w.flops > 0.0 || w.bytes > 0.0));
+        CHECK(w.flops >= 0.0);
+        CHECK(w.bytes >= 0.0);
+        const ResourceCounts r = instance->resources();
+        CHECK(r.allocations >= 0.0);
+        CHECK(r.pool_hits >= 0.0);
+        for (const auto& [key, value] : instance->metrics()) {
+          INFO(key);
+          CHECK(std::isfinite(value));
+        }
       }
     }
   }

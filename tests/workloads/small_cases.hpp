@@ -32,6 +32,22 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
                {"batch", std::int64_t{5}},
                {"dtype", std::string("float32")}}),
   };
+  cases["resource_churn"] = {
+      Params(P{{"min_kib", 1.0},
+               {"max_kib", 256.0},
+               {"sizes", std::int64_t{5}},
+               {"ops", std::int64_t{12}},
+               {"live", std::int64_t{3}}}),
+      Params(P{{"min_kib", 8.0},
+               {"max_kib", 8.0},
+               {"sizes", std::int64_t{1}},
+               {"ops", std::int64_t{3}},
+               {"live", std::int64_t{1}}}),
+  };
+  cases["session_overhead"] = {
+      Params(P{{"op", std::string("empty")}, {"repeat", std::int64_t{10}}}),
+      Params(P{{"op", std::string("phase")}, {"elements", std::int64_t{1001}}}),
+  };
   cases["compute_control"] = {
       Params(P{{"n", std::int64_t{64}}}),
       Params(P{{"n", std::int64_t{40}},

@@ -64,3 +64,43 @@ TEST_CASE("compute_control counts 2 m n k flops", "[workloads]") {
   CHECK(w.flops == Approx(2.0 * 30 * 40 * 20));
   CHECK(w.bytes == Approx((30.0 * 20 + 20.0 * 40 + 30.0 * 40) * 8));
 }
+
+TEST_CASE("resource_churn counts the bytes its outputs write", "[workloads]") {
+  // Sizes 8 KiB and 32 KiB alternate: 4 ops write 2 * (1024 + 4096) doubles.
+  const Params p(
+      P{{"min_kib", 8.0}, {"max_kib", 32.0}, {"sizes", std::int64_t{2}}, {"ops", std::int64_t{4}}});
+  const Work w = work_of("resource_churn", p, "engine:pooled");
+  CHECK(w.flops == 0.0);
+  CHECK(w.bytes == Approx(8.0 * 2 * (1024 + 4096)));
+}
+
+TEST_CASE("resource_churn's pool serves repeated sizes from its cache", "[workloads]") {
+  const Params p(P{{"min_kib", 4.0},
+                   {"max_kib", 64.0},
+                   {"sizes", std::int64_t{3}},
+                   {"ops", std::int64_t{30}},
+                   {"live", std::int64_t{2}}});
+  const Family* f = find_family("resource_churn");
+  auto pooled = f->instantiate(p, "engine:pooled", test::context_of_test());
+  REQUIRE(pooled->check().passed);  // warms the pool
+  const ResourceCounts r = pooled->resources();
+  CHECK(r.allocations == 0.0);
+  CHECK(r.pool_hits == 30.0);
+  CHECK(r.bytes_retained > 0.0);
+  CHECK(pooled->metrics().at("pool_hit_rate") == 1.0);
+  auto plain = f->instantiate(p, "peer:kokkos_view", test::context_of_test());
+  CHECK(plain->resources().allocations == 30.0);
+}
+
+TEST_CASE("session_overhead counts no work for empty entries and the axpy for phases", "[workloads]") {
+  const Work empty =
+      work_of("session_overhead", Params(P{{"op", std::string("empty")}}), "engine:with_session");
+  CHECK(empty.flops == 0.0);
+  CHECK(empty.bytes == 0.0);
+  const Params phase(P{{"op", std::string("phase")}, {"elements", std::int64_t{100}}});
+  for (const char* v : {"engine:phase", "peer:parallel_for"}) {
+    const Work w = work_of("session_overhead", phase, v);
+    CHECK(w.flops == 200.0);
+    CHECK(w.bytes == 2400.0);
+  }
+}

@@ -4,6 +4,8 @@
 #include "batched_solve/batched_solve.hpp"
 #include "compute_control/compute_control.hpp"
 #include "packed_small/packed_small.hpp"
+#include "resource_churn/resource_churn.hpp"
+#include "session_overhead/session_overhead.hpp"
 
 namespace tfbench::workloads {
 
@@ -12,6 +14,8 @@ const std::vector<const Family*>& families() {
   static const std::vector<const Family*> all = {
       &packed_small_family(),
       &batched_solve_family(),
+      &resource_churn_family(),
+      &session_overhead_family(),
       &compute_control_family(),
       &bandwidth_control_family(),
   };
