@@ -32,6 +32,18 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
                {"batch", std::int64_t{5}},
                {"dtype", std::string("float32")}}),
   };
+  cases["contraction_replay"] = {
+      Params(P{{"kind", std::string("binary")},
+               {"keys", std::string("fresh")},
+               {"size", std::int64_t{4}},
+               {"calls", std::int64_t{40}}}),
+      Params(P{{"kind", std::string("nary")},
+               {"keys", std::string("fresh")},
+               {"size", std::int64_t{3}},
+               {"calls", std::int64_t{40}}}),
+      Params(P{{"kind", std::string("binary")}, {"keys", std::string("mixed")}, {"size", std::int64_t{5}}}),
+      Params(P{{"kind", std::string("nary")}, {"keys", std::string("fixed")}, {"size", std::int64_t{6}}}),
+  };
   cases["resource_churn"] = {
       Params(P{{"min_kib", 1.0},
                {"max_kib", 256.0},

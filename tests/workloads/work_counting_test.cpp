@@ -2,9 +2,12 @@
 
 #include <catch2/catch.hpp>
 
+#include "contraction_replay/key_stream.hpp"
 #include "small_cases.hpp"
 #include "test_context.hpp"
 #include "tfbench/workloads/registry.hpp"
+
+#include <set>
 
 using namespace tfbench::workloads;
 using P = std::map<std::string, ParamValue>;
@@ -103,4 +106,33 @@ TEST_CASE("session_overhead counts no work for empty entries and the axpy for ph
     CHECK(w.flops == 200.0);
     CHECK(w.bytes == 2400.0);
   }
+}
+
+TEST_CASE("contraction_replay counts the cheapest path of each key", "[workloads]") {
+  // A fixed binary stream: one key with extents i = j = l = 4, k = 2 (all deltas of key 0 vary, so
+  // read the key from the table): 2 * i j k l flops per call.
+  const Params p(P{{"kind", std::string("binary")},
+                   {"keys", std::string("fixed")},
+                   {"size", std::int64_t{4}},
+                   {"calls", std::int64_t{3}}});
+  const auto key = tfbench::workloads::contraction_replay::key_table("binary", 4).front();
+  const double ijkl = key.muladds();
+  const Work w = work_of("contraction_replay", p, "peer:permute_gemm");
+  CHECK(w.flops == Approx(3 * 2.0 * ijkl));
+  const double elements = key.inputs[0].elements() + key.inputs[1].elements() + key.output.elements();
+  CHECK(w.bytes == Approx(3 * 8.0 * elements));
+}
+
+TEST_CASE("contraction_replay key tables cover every layout and outlast the plan cache", "[workloads]") {
+  using tfbench::workloads::contraction_replay::key_table;
+  const auto binary = key_table("binary", 8);
+  const auto nary = key_table("nary", 8);
+  CHECK(binary.size() == 648);
+  CHECK(nary.size() == 1296);
+  std::set<std::string> specs;
+  for (const auto& k : binary) specs.insert(k.spec());
+  CHECK(specs.size() == 72);  // 6 x 6 axis orders x 2 output orders
+  // Neighbours in a stream differ (the table is shuffled, not grouped by layout).
+  CHECK(binary[0].spec() + std::to_string(binary[0].muladds()) !=
+        binary[1].spec() + std::to_string(binary[1].muladds()));
 }
