@@ -72,7 +72,7 @@ TEST_CASE("resource_churn counts the bytes its outputs write", "[workloads]") {
   // Sizes 8 KiB and 32 KiB alternate: 4 ops write 2 * (1024 + 4096) doubles.
   const Params p(
       P{{"min_kib", 8.0}, {"max_kib", 32.0}, {"sizes", std::int64_t{2}}, {"ops", std::int64_t{4}}});
-  const Work w = work_of("resource_churn", p, "engine:pooled");
+  const Work w = work_of("resource_churn", p, "engine:output_lease");
   CHECK(w.flops == 0.0);
   CHECK(w.bytes == Approx(8.0 * 2 * (1024 + 4096)));
 }
@@ -84,14 +84,14 @@ TEST_CASE("resource_churn's pool serves repeated sizes from its cache", "[worklo
                    {"ops", std::int64_t{30}},
                    {"live", std::int64_t{2}}});
   const Family* f = find_family("resource_churn");
-  auto pooled = f->instantiate(p, "engine:pooled", test::context_of_test());
+  auto pooled = f->instantiate(p, "engine:output_lease", test::context_of_test());
   REQUIRE(pooled->check().passed);  // warms the pool
   const ResourceCounts r = pooled->resources();
   CHECK(r.allocations == 0.0);
   CHECK(r.pool_hits == 30.0);
   CHECK(r.bytes_retained > 0.0);
   CHECK(pooled->metrics().at("pool_hit_rate") == 1.0);
-  auto plain = f->instantiate(p, "peer:kokkos_view", test::context_of_test());
+  auto plain = f->instantiate(p, "peer:plain_alloc", test::context_of_test());
   CHECK(plain->resources().allocations == 30.0);
 }
 

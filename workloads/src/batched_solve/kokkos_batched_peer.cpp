@@ -10,6 +10,8 @@
 #include <KokkosBatched_Trsm_Serial_Impl.hpp>
 #include <Kokkos_Core.hpp>
 
+#include "common/engine_backend.hpp"
+
 namespace tfbench::workloads::batched_solve {
 namespace {
 
@@ -87,7 +89,7 @@ class KokkosBatchedSolve final : public Instance {
 
 template <class T>
 std::unique_ptr<Instance> make_kokkos_batched_solve(const SolveShape& s, const RunContext& ctx) {
-  return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
+  return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
     return std::make_unique<KokkosBatchedSolve<T, decltype(space)>>(s, ctx);
   });
 }

@@ -2,6 +2,10 @@
 
 namespace tfbench::workloads {
 
+ExecSpaceKind engine_space(const RunContext& ctx) {
+  return ctx.threads == 1 && is_enabled(ExecSpaceKind::Serial) ? ExecSpaceKind::Serial : ctx.space;
+}
+
 CpuBackend make_backend(const RunContext& ctx) {
   CpuBackendConfig config;
   config.space = ctx.space;

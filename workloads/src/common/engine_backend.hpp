@@ -15,6 +15,11 @@ namespace tfbench::workloads {
 /// rejects the configuration.
 CpuBackend make_backend(const RunContext& ctx);
 
+/// The space the engine runs a context's kernels on: Serial for a one-thread budget (no OpenMP
+/// region is paid for), else the worker's space. Raw-Kokkos peers use it too, so that an engine row
+/// and its raw peer launch kernels on the same space.
+ExecSpaceKind engine_space(const RunContext& ctx);
+
 /// The value of a session entry, or a WorkloadError naming `where` and the entry error.
 template <class R>
 auto entered(R&& result, const char* where) {

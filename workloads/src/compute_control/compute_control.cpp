@@ -9,6 +9,8 @@
 #include <KokkosBlas3_gemm.hpp>
 #include <Kokkos_Core.hpp>
 
+#include "common/engine_backend.hpp"
+
 #include <algorithm>
 #include <chrono>
 
@@ -175,7 +177,7 @@ class ComputeControl final : public Family {
                                  const RunContext& ctx) const {
     if (variant == "peer:openblas") return std::make_unique<OpenBlasGemm<T>>(s, ctx);
     if (variant == "control:kokkosblas") {
-      return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
+      return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
         return std::make_unique<KokkosBlasGemm<T, decltype(space)>>(s, ctx);
       });
     }

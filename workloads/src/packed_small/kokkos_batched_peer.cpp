@@ -8,6 +8,8 @@
 #include <KokkosBatched_Gemm_Serial_Impl.hpp>
 #include <Kokkos_Core.hpp>
 
+#include "common/engine_backend.hpp"
+
 #include "common/check.hpp"
 
 namespace tfbench::workloads::packed_small {
@@ -105,7 +107,7 @@ class KokkosBatchedGemm final : public Instance {
 
 template <class T>
 std::unique_ptr<Instance> make_kokkos_batched(const GemmBatchShape& s, const RunContext& ctx) {
-  return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
+  return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
     return std::make_unique<KokkosBatchedGemm<T, decltype(space)>>(s, ctx);
   });
 }

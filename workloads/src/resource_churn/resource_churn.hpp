@@ -1,7 +1,7 @@
 #pragma once
 // resource_churn: repeated output checkout / publish / release at changing sizes. The engine's
-// pooled outputs (a DevicePool behind Tensor::zeros) against plain engine allocations and plain
-// Kokkos View allocations; pool hit rate, allocations per operation and bytes retained.
+// session output leases (drawn from the backend's pool, published as pooled tensors) against a plain
+// allocation per output; pool hit rate, allocations per operation and bytes retained.
 
 #include "tfbench/workloads/family.hpp"
 

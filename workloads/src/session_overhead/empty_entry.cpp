@@ -124,8 +124,7 @@ std::unique_ptr<Instance> make_empty(const OverheadCase& c, const std::string& v
   if (variant == "peer:inline") return std::make_unique<InlineCall>(c.repeat);
   if (variant == "peer:empty_kernel") {
     // The space the engine's context runs its kernels on: Serial for a one-thread budget.
-    const ExecSpaceKind space = ctx.threads == 1 ? ExecSpaceKind::Serial : ctx.space;
-    return dispatch_exec_space(space, [&](auto s) -> std::unique_ptr<Instance> {
+    return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
       return std::make_unique<EmptyKernel<decltype(s)>>(c.repeat);
     });
   }

@@ -1,8 +1,8 @@
 // op=phase: z = a x + y over `elements` doubles. engine:phase runs it as lanes of a phase of a held
 // session (one lane per thread of the budget, each a Serial kernel over its contiguous chunk in its
 // child session; one inline lane at one thread); peer:parallel_for is one plain Kokkos parallel_for
-// over all elements on the worker's space. The work is identical; the ratio is the phase's cost
-// (holding the session, once per iteration, included).
+// over all elements on the space the engine's context uses (Serial at one thread, else the pool). The work is
+// identical; the ratio is the phase's cost (holding the session, once per iteration, included).
 
 #include "common/check.hpp"
 #include "common/engine_backend.hpp"
@@ -114,7 +114,7 @@ std::unique_ptr<Instance> make_phase(const OverheadCase& c, const std::string& v
                                      const RunContext& ctx) {
   if (variant == "engine:phase") return std::make_unique<EnginePhase>(c.elements, ctx);
   if (variant == "peer:parallel_for") {
-    return dispatch_exec_space(ctx.space, [&](auto s) -> std::unique_ptr<Instance> {
+    return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
       return std::make_unique<PlainParallelFor<decltype(s)>>(c.elements, ctx);
     });
   }
