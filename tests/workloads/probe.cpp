@@ -56,6 +56,13 @@ int main(int argc, char** argv) {
   RunContext ctx;
   ctx.space = *tfbench::parse_exec_space(space);
   ctx.threads = threads;
+  if (std::string(argv[1]) == "--ceilings") {
+    const auto t0 = std::chrono::steady_clock::now();
+    const Ceilings c = measure_ceilings(ctx);
+    const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    std::printf("ceilings at %d thread(s): %.2f GFLOP/s, %.2f GB/s in %.3f s\n", threads, c.gflops, c.gbs, s);
+    return 0;
+  }
   const Family* family = find_family(argv[1]);
   if (!family) {
     std::cerr << "no family " << argv[1] << "\n";
