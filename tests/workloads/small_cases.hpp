@@ -60,6 +60,12 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
       Params(P{{"op", std::string("empty")}, {"repeat", std::int64_t{10}}}),
       Params(P{{"op", std::string("phase")}, {"elements", std::int64_t{1001}}}),
   };
+  cases["ad"] = {
+      Params(P{{"kind", std::string("chain")}, {"n", std::int64_t{8}}, {"depth", std::int64_t{3}}}),
+      Params(P{{"kind", std::string("chain")}, {"pass", std::string("forward")}, {"n", std::int64_t{5}}}),
+      Params(P{{"kind", std::string("solve")}, {"n", std::int64_t{9}}, {"nrhs", std::int64_t{2}}}),
+      Params(P{{"kind", std::string("solve")}, {"pass", std::string("forward")}, {"n", std::int64_t{4}}}),
+  };
   cases["compute_control"] = {
       Params(P{{"n", std::int64_t{64}}}),
       Params(P{{"n", std::int64_t{40}},

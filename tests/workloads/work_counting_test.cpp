@@ -136,3 +136,15 @@ TEST_CASE("contraction_replay key tables cover every layout and outlast the plan
   CHECK(binary[0].spec() + std::to_string(binary[0].muladds()) !=
         binary[1].spec() + std::to_string(binary[1].muladds()));
 }
+
+TEST_CASE("ad counts the forward and the backward pass", "[workloads]") {
+  // chain n = 4, depth 2: forward 2 GEMMs (2 * 2 * 64) + product and sum (2 * 16) = 288 flops;
+  // backward: dZ (16) + 2 GEMMs per step (2 * 4 * 64) = 528.
+  const Params fwd(P{{"kind", std::string("chain")},
+                     {"pass", std::string("forward")},
+                     {"n", std::int64_t{4}},
+                     {"depth", std::int64_t{2}}});
+  CHECK(work_of("ad", fwd, "peer:blas").flops == Approx(288.0));
+  const Params both(P{{"kind", std::string("chain")}, {"n", std::int64_t{4}}, {"depth", std::int64_t{2}}});
+  CHECK(work_of("ad", both, "peer:blas").flops == Approx(288.0 + 528.0));
+}

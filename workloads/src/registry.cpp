@@ -1,5 +1,6 @@
 #include "tfbench/workloads/registry.hpp"
 
+#include "ad/ad.hpp"
 #include "bandwidth_control/bandwidth_control.hpp"
 #include "batched_solve/batched_solve.hpp"
 #include "compute_control/compute_control.hpp"
@@ -18,6 +19,7 @@ const std::vector<const Family*>& families() {
       &batched_solve_family(),
       &resource_churn_family(),
       &session_overhead_family(),
+      &ad_family(),
       &compute_control_family(),
       &bandwidth_control_family(),
   };
