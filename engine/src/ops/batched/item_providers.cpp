@@ -34,3 +34,36 @@ std::optional<ItemProvider> parse_item_provider(std::string_view text) {
 }
 
 }  // namespace tfbench::ops
+
+namespace tfbench::ops {
+
+namespace providers {
+const ProviderDecl specialized{"tfbench-specialized", ProviderParallelism::Sequential, true, true, false};
+}  // namespace providers
+
+const ProviderDecl& declaration(ItemProvider provider, BatchedFamily family) {
+  switch (provider) {
+    case ItemProvider::Specialized:
+      return providers::specialized;
+    case ItemProvider::Libxsmm:
+      return tfbench::providers::libxsmm;
+    case ItemProvider::KokkosBatched:
+      return tfbench::providers::kokkos_batched_serial;
+    case ItemProvider::Blas:
+      return family == BatchedFamily::Solve ? tfbench::providers::lapack : tfbench::providers::openblas;
+    case ItemProvider::VendorBatched:
+      return tfbench::providers::vendor_batched;
+  }
+  return providers::specialized;
+}
+
+std::optional<ItemProvider> item_provider_of(const ProviderDecl* decl) {
+  if (decl == &providers::specialized) return ItemProvider::Specialized;
+  if (decl == &tfbench::providers::libxsmm) return ItemProvider::Libxsmm;
+  if (decl == &tfbench::providers::kokkos_batched_serial) return ItemProvider::KokkosBatched;
+  if (decl == &tfbench::providers::openblas || decl == &tfbench::providers::lapack) return ItemProvider::Blas;
+  if (decl == &tfbench::providers::vendor_batched) return ItemProvider::VendorBatched;
+  return std::nullopt;
+}
+
+}  // namespace tfbench::ops

@@ -19,7 +19,8 @@ using LeftView = Kokkos::View<T**, Kokkos::LayoutLeft, Kokkos::Device<Space, typ
 /// stride(1) is ld (the subview of a [ld, cols] view keeps LayoutLeft and its stride).
 template <class T, class Space>
 LeftView<T, Space> left_view(T* p, int rows, int cols, std::ptrdiff_t ld) {
-  const LeftView<T, Space> full(p, static_cast<std::size_t>(ld < rows ? rows : ld), static_cast<std::size_t>(cols));
+  const LeftView<T, Space> full(p, static_cast<std::size_t>(ld < rows ? rows : ld),
+                                static_cast<std::size_t>(cols));
   const auto sub = Kokkos::subview(full, std::make_pair(0, rows), Kokkos::ALL);
   static_assert(std::is_same<typename decltype(sub)::array_layout, Kokkos::LayoutLeft>::value,
                 "a row-range subview of a LayoutLeft matrix must stay LayoutLeft (BLAS leading dimension)");
@@ -34,7 +35,8 @@ struct Operand {
 };
 
 template <class Space, class T>
-Kokkos::View<std::remove_const_t<T>*, typename Space::memory_space> pack(const Space& space, const ItemBatch<T>& x) {
+Kokkos::View<std::remove_const_t<T>*, typename Space::memory_space> pack(const Space& space,
+                                                                         const ItemBatch<T>& x) {
   using U = std::remove_const_t<T>;
   Kokkos::View<U*, typename Space::memory_space> out(
       Kokkos::view_alloc(Kokkos::WithoutInitializing, "tfbench::engine::ops::gemm::packed_operand"),
@@ -51,8 +53,8 @@ Kokkos::View<std::remove_const_t<T>*, typename Space::memory_space> pack(const S
 }
 
 template <class Space, class T>
-Operand<const T, Space> operand(const Space& space, const ItemBatch<const T>& x, Kokkos::View<T*, typename Space::memory_space>& scratch,
-                                bool& packed) {
+Operand<const T, Space> operand(const Space& space, const ItemBatch<const T>& x,
+                                Kokkos::View<T*, typename Space::memory_space>& scratch, bool& packed) {
   switch (blas_form(x)) {
     case BlasForm::ColMajor:
       return {left_view<const T, Space>(x.data, x.rows, x.cols, x.cols <= 1 ? x.rows : x.cs), "N"};
@@ -93,10 +95,11 @@ LargeGemmTrace execute_large_gemm(const Space& space, T alpha, const ItemBatch<c
   std::ptrdiff_t ldc = c.cols <= 1 ? c.rows : c.cs;
   if (blas_form(c) == BlasForm::General) {  // compute into compact scratch, copy back afterwards
     trace.packed_c = true;
-    c_scratch = beta == T(0) ? Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
-                                                                        "tfbench::engine::ops::gemm::packed_c"),
-                                                     std::size_t(c.rows) * c.cols)
-                             : pack(space, ItemBatch<const T>(c));
+    c_scratch = beta == T(0)
+                    ? Kokkos::View<T*, Mem>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                               "tfbench::engine::ops::gemm::packed_c"),
+                                            std::size_t(c.rows) * c.cols)
+                    : pack(space, ItemBatch<const T>(c));
     c_data = c_scratch.data();
     ldc = c.rows;
   }
@@ -131,12 +134,12 @@ LargeGemmTrace execute_large_gemm(const Space& space, T alpha, const ItemBatch<c
   return trace;
 }
 
-#define TFBENCH_LARGE_GEMM_INSTANTIATE(Space, T)                                                                  \
-  template LargeGemmTrace execute_large_gemm<Space, T>(const Space&, T, const ItemBatch<const T>&,                \
+#define TFBENCH_LARGE_GEMM_INSTANTIATE(Space, T)                                                   \
+  template LargeGemmTrace execute_large_gemm<Space, T>(const Space&, T, const ItemBatch<const T>&, \
                                                        const ItemBatch<const T>&, T, const ItemBatch<T>&);
-#define TFBENCH_LARGE_GEMM_INSTANTIATE_TYPES(Space)       \
-  TFBENCH_LARGE_GEMM_INSTANTIATE(Space, double)           \
-  TFBENCH_LARGE_GEMM_INSTANTIATE(Space, float)            \
+#define TFBENCH_LARGE_GEMM_INSTANTIATE_TYPES(Space) \
+  TFBENCH_LARGE_GEMM_INSTANTIATE(Space, double)     \
+  TFBENCH_LARGE_GEMM_INSTANTIATE(Space, float)      \
   TFBENCH_LARGE_GEMM_INSTANTIATE(Space, Kokkos::complex<double>)
 #if defined(KOKKOS_ENABLE_SERIAL)
 TFBENCH_LARGE_GEMM_INSTANTIATE_TYPES(Kokkos::Serial)

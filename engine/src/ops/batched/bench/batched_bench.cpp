@@ -6,6 +6,9 @@
 //
 //   tfbench_batched_bench --threads 1 --what gemm,solve,large,overhead [--samples 15] [--quick]
 
+#include <cblas.h>
+#include <lapacke.h>
+#include <omp.h>
 #include <Eigen/Dense>
 #include <KokkosBatched_Gemm_Decl.hpp>
 #include <KokkosBatched_Gemm_Serial_Impl.hpp>
@@ -13,9 +16,6 @@
 #include <KokkosBatched_LU_Serial_Impl.hpp>
 #include <KokkosBatched_SolveLU_Decl.hpp>
 #include <Kokkos_Core.hpp>
-#include <cblas.h>
-#include <lapacke.h>
-#include <omp.h>
 
 #if defined(TFBENCH_HAVE_LIBXSMM)
 #include <libxsmm.h>
@@ -127,17 +127,28 @@ void eigen_items(const double* a, const double* b, double* c, std::int64_t begin
 using EigenFn = void (*)(const double*, const double*, double*, std::int64_t, std::int64_t);
 EigenFn eigen_for(int n) {
   switch (n) {
-    case 2: return eigen_items<2>;
-    case 3: return eigen_items<3>;
-    case 4: return eigen_items<4>;
-    case 5: return eigen_items<5>;
-    case 6: return eigen_items<6>;
-    case 8: return eigen_items<8>;
-    case 12: return eigen_items<12>;
-    case 16: return eigen_items<16>;
-    case 24: return eigen_items<24>;
-    case 32: return eigen_items<32>;
-    default: return nullptr;
+    case 2:
+      return eigen_items<2>;
+    case 3:
+      return eigen_items<3>;
+    case 4:
+      return eigen_items<4>;
+    case 5:
+      return eigen_items<5>;
+    case 6:
+      return eigen_items<6>;
+    case 8:
+      return eigen_items<8>;
+    case 12:
+      return eigen_items<12>;
+    case 16:
+      return eigen_items<16>;
+    case 24:
+      return eigen_items<24>;
+    case 32:
+      return eigen_items<32>;
+    default:
+      return nullptr;
   }
 }
 
@@ -152,7 +163,8 @@ double max_rel_diff(const std::vector<double>& x, const std::vector<double>& ref
 
 void bench_gemm(const Options& o, int n, std::int64_t batch, const char* label) {
   const std::size_t item = std::size_t(n) * n;
-  std::vector<double> a(item * batch), b(item * batch), c(item * batch, 0.0), ref(item * std::min<std::int64_t>(batch, 64));
+  std::vector<double> a(item * batch), b(item * batch), c(item * batch, 0.0),
+      ref(item * std::min<std::int64_t>(batch, 64));
   fill_random(a, 1);
   fill_random(b, 2);
   for (std::int64_t it = 0; it < std::min<std::int64_t>(batch, 64); ++it)
@@ -166,7 +178,8 @@ void bench_gemm(const Options& o, int n, std::int64_t batch, const char* label) 
   tfbench::bench::GemmProblem prob{n, batch, a.data(), b.data(), c.data()};
   std::vector<Variant> variants;
   variants.push_back({"engine:auto", false, [&] { tfbench::bench::engine_gemm(prob, "auto"); }, {}});
-  variants.push_back({"engine:specialized", false, [&] { tfbench::bench::engine_gemm(prob, "specialized"); }, {}});
+  variants.push_back(
+      {"engine:specialized", false, [&] { tfbench::bench::engine_gemm(prob, "specialized"); }, {}});
 #if defined(TFBENCH_HAVE_LIBXSMM)
   variants.push_back({"engine:libxsmm", false, [&] { tfbench::bench::engine_gemm(prob, "libxsmm"); }, {}});
   const libxsmm_dmmfunction xk = [&] {
@@ -175,7 +188,8 @@ void bench_gemm(const Options& o, int n, std::int64_t batch, const char* label) 
     const libxsmm_blasint ld = n;
     return libxsmm_dmmdispatch(n, n, n, &ld, &ld, &ld, &alpha, &beta, &flags, &prefetch);
   }();
-  variants.push_back({"peer:libxsmm", true,
+  variants.push_back({"peer:libxsmm",
+                      true,
                       [&] {
                         omp_items(threads, batch, [&](std::int64_t s, std::int64_t e) {
                           for (std::int64_t i = s; i < e; ++i) xk(&a[i * item], &b[i * item], &c[i * item]);
@@ -184,41 +198,44 @@ void bench_gemm(const Options& o, int n, std::int64_t batch, const char* label) 
                       {}});
 #endif
   if (const EigenFn ef = eigen_for(n)) {
-    variants.push_back({"peer:eigen", true,
+    variants.push_back({"peer:eigen",
+                        true,
                         [&, ef] {
-                          omp_items(threads, batch,
-                                    [&](std::int64_t s, std::int64_t e) { ef(a.data(), b.data(), c.data(), s, e); });
+                          omp_items(threads, batch, [&](std::int64_t s, std::int64_t e) {
+                            ef(a.data(), b.data(), c.data(), s, e);
+                          });
                         },
                         {}});
   }
-  variants.push_back({"peer:kokkosbatched", true,
-                      [&] {
-                        using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace,
-                                               Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-                        using CV = Kokkos::View<const double**, Kokkos::LayoutLeft, Kokkos::HostSpace,
-                                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
-                        const double* ap = a.data();
-                        const double* bp = b.data();
-                        double* cp = c.data();
-                        Kokkos::parallel_for(
-                            "tfbench::bench::kokkosbatched_gemm",
-                            Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, batch), [=](const std::int64_t i) {
-                              CV A(ap + i * item, n, n), B(bp + i * item, n, n);
-                              V C(cp + i * item, n, n);
-                              KokkosBatched::SerialGemm<KokkosBatched::Trans::NoTranspose,
-                                                        KokkosBatched::Trans::NoTranspose,
-                                                        KokkosBatched::Algo::Gemm::Unblocked>::invoke(1.0, A, B, 0.0,
-                                                                                                      C);
-                            });
-                        Kokkos::fence();
-                      },
-                      {}});
-  variants.push_back({"peer:openblas-loop", true,
+  variants.push_back(
+      {"peer:kokkosbatched",
+       true,
+       [&] {
+         using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+         using CV = Kokkos::View<const double**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                 Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+         const double* ap = a.data();
+         const double* bp = b.data();
+         double* cp = c.data();
+         Kokkos::parallel_for(
+             "tfbench::bench::kokkosbatched_gemm",
+             Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, batch), [=](const std::int64_t i) {
+               CV A(ap + i * item, n, n), B(bp + i * item, n, n);
+               V C(cp + i * item, n, n);
+               KokkosBatched::SerialGemm<KokkosBatched::Trans::NoTranspose, KokkosBatched::Trans::NoTranspose,
+                                         KokkosBatched::Algo::Gemm::Unblocked>::invoke(1.0, A, B, 0.0, C);
+             });
+         Kokkos::fence();
+       },
+       {}});
+  variants.push_back({"peer:openblas-loop",
+                      true,
                       [&] {
                         omp_items(threads, batch, [&](std::int64_t s, std::int64_t e) {
                           for (std::int64_t i = s; i < e; ++i)
-                            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, &a[i * item], n,
-                                        &b[i * item], n, 0.0, &c[i * item], n);
+                            cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, &a[i * item],
+                                        n, &b[i * item], n, 0.0, &c[i * item], n);
                         });
                       },
                       {}});
@@ -242,7 +259,8 @@ void bench_solve(const Options& o, int n, int nrhs, std::int64_t batch, const ch
   std::vector<double> a(asz * batch), b(bsz * batch), x(bsz * batch);
   fill_random(a, 3);
   fill_random(b, 4);
-  for (std::int64_t it = 0; it < batch; ++it)  // diagonally dominant: every route (no-pivot included) is exact
+  for (std::int64_t it = 0; it < batch;
+       ++it)  // diagonally dominant: every route (no-pivot included) is exact
     for (int i = 0; i < n; ++i) a[it * asz + i + i * n] += 2.0 * n;
   const int threads = o.threads;
   tfbench::bench::SolveProblem prob{n, nrhs, batch, a.data(), b.data(), x.data()};
@@ -250,7 +268,8 @@ void bench_solve(const Options& o, int n, int nrhs, std::int64_t batch, const ch
   variants.push_back({"engine:auto", false, [&] { tfbench::bench::engine_solve(prob, "auto"); }, {}});
   variants.push_back(
       {"engine:kokkosbatched", false, [&] { tfbench::bench::engine_solve(prob, "kokkosbatched"); }, {}});
-  variants.push_back({"peer:lapack-loop", true,
+  variants.push_back({"peer:lapack-loop",
+                      true,
                       [&] {
                         omp_items(threads, batch, [&](std::int64_t s, std::int64_t e) {
                           std::vector<double> f(asz);
@@ -259,21 +278,24 @@ void bench_solve(const Options& o, int n, int nrhs, std::int64_t batch, const ch
                             std::memcpy(f.data(), &a[i * asz], asz * sizeof(double));
                             std::memcpy(&x[i * bsz], &b[i * bsz], bsz * sizeof(double));
                             LAPACKE_dgetrf_work(LAPACK_COL_MAJOR, n, n, f.data(), n, piv.data());
-                            LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, f.data(), n, piv.data(), &x[i * bsz], n);
+                            LAPACKE_dgetrs_work(LAPACK_COL_MAJOR, 'N', n, nrhs, f.data(), n, piv.data(),
+                                                &x[i * bsz], n);
                           }
                         });
                       },
                       {}});
   variants.push_back(
-      {"peer:kokkosbatched", true,
+      {"peer:kokkosbatched",
+       true,
        [&] {
-         using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+         using V = Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace,
+                                Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
          const double* ap = a.data();
          const double* bp = b.data();
          double* xp = x.data();
          Kokkos::parallel_for(
-             "tfbench::bench::kokkosbatched_solve", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, batch),
-             [=](const std::int64_t i) {
+             "tfbench::bench::kokkosbatched_solve",
+             Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, batch), [=](const std::int64_t i) {
                double w[32 * 32];
                std::memcpy(w, ap + i * asz, asz * sizeof(double));
                std::memcpy(xp + i * bsz, bp + i * bsz, bsz * sizeof(double));
@@ -301,8 +323,8 @@ void bench_solve(const Options& o, int n, int nrhs, std::int64_t batch, const ch
   }
   measure(variants, o.samples);
   char title[200];
-  std::snprintf(title, sizeof title, "batched_solve n=%d nrhs=%d %s (batch %lld, %d thread%s, route %s)", n, nrhs,
-                label, static_cast<long long>(batch), threads, threads > 1 ? "s" : "",
+  std::snprintf(title, sizeof title, "batched_solve n=%d nrhs=%d %s (batch %lld, %d thread%s, route %s)", n,
+                nrhs, label, static_cast<long long>(batch), threads, threads > 1 ? "s" : "",
                 tfbench::bench::engine_solve_route(prob).c_str());
   // LU 2/3 n^3 + solve 2 n^2 nrhs
   report(title, variants, (2.0 / 3.0 * n * n * n + 2.0 * n * n * nrhs) * double(batch));
@@ -313,16 +335,21 @@ void bench_large(const Options& o, int n) {
   fill_random(a, 5);
   fill_random(b, 6);
   std::vector<Variant> variants;
-  variants.push_back({"engine:gemm", false, [&] { tfbench::bench::engine_large_gemm(n, a.data(), b.data(), c.data()); }, {}});
-  variants.push_back({"peer:cblas_dgemm", true,
+  variants.push_back({"engine:gemm",
+                      false,
+                      [&] { tfbench::bench::engine_large_gemm(n, a.data(), b.data(), c.data()); },
+                      {}});
+  variants.push_back({"peer:cblas_dgemm",
+                      true,
                       [&] {
-                        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n, b.data(), n,
-                                    0.0, c.data(), n);
+                        cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, n, n, n, 1.0, a.data(), n,
+                                    b.data(), n, 0.0, c.data(), n);
                       },
                       {}});
   measure(variants, std::max(3, o.samples / 3));
   char title[120];
-  std::snprintf(title, sizeof title, "gemm n=%d (%d OpenBLAS thread%s)", n, o.threads, o.threads > 1 ? "s" : "");
+  std::snprintf(title, sizeof title, "gemm n=%d (%d OpenBLAS thread%s)", n, o.threads,
+                o.threads > 1 ? "s" : "");
   report(title, variants, 2.0 * n * n * double(n));
 }
 
@@ -345,7 +372,9 @@ void bench_overhead(const Options& o) {
   std::fflush(stdout);
 }
 
-bool wants(const Options& o, const char* what) { return o.what.find(what) != std::string::npos; }
+bool wants(const Options& o, const char* what) {
+  return o.what.find(what) != std::string::npos;
+}
 
 }  // namespace
 
@@ -354,10 +383,14 @@ int main(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     auto next = [&] { return i + 1 < argc ? std::string(argv[++i]) : std::string(); };
-    if (arg == "--threads") o.threads = std::stoi(next());
-    else if (arg == "--samples") o.samples = std::stoi(next());
-    else if (arg == "--what") o.what = next();
-    else if (arg == "--quick") o.quick = true;
+    if (arg == "--threads")
+      o.threads = std::stoi(next());
+    else if (arg == "--samples")
+      o.samples = std::stoi(next());
+    else if (arg == "--what")
+      o.what = next();
+    else if (arg == "--quick")
+      o.quick = true;
     else if (arg == "--sizes") {
       o.sizes.clear();
       std::string s = next();
@@ -367,7 +400,10 @@ int main(int argc, char** argv) {
         p = q == std::string::npos ? s.size() : q + 1;
       }
     } else {
-      std::fprintf(stderr, "usage: %s [--threads N] [--samples S] [--what gemm,solve,large,overhead] [--sizes 2,4] [--quick]\n", argv[0]);
+      std::fprintf(stderr,
+                   "usage: %s [--threads N] [--samples S] [--what gemm,solve,large,overhead] [--sizes 2,4] "
+                   "[--quick]\n",
+                   argv[0]);
       return 2;
     }
   }
@@ -377,9 +413,10 @@ int main(int argc, char** argv) {
   Kokkos::initialize(args);
   {
     tfbench::bench::engine_setup(o.threads);
-    std::printf("tfbench_batched_bench: %d thread%s, Kokkos OpenMP concurrency %d, OpenBLAS %d thread(s) per call\n",
-                o.threads, o.threads > 1 ? "s" : "", Kokkos::DefaultHostExecutionSpace::concurrency(),
-                openblas_get_num_threads());
+    std::printf(
+        "tfbench_batched_bench: %d thread%s, Kokkos OpenMP concurrency %d, OpenBLAS %d thread(s) per call\n",
+        o.threads, o.threads > 1 ? "s" : "", Kokkos::DefaultHostExecutionSpace::concurrency(),
+        openblas_get_num_threads());
     const std::int64_t big_bytes = o.quick ? (32ll << 20) : (256ll << 20);
     if (wants(o, "gemm")) {
       openblas_set_num_threads(1);  // the per-item loop peer: single-threaded BLAS inside fan-out
@@ -393,7 +430,8 @@ int main(int argc, char** argv) {
       for (int n : o.sizes) {
         for (int nrhs : {1, 4}) {
           bench_solve(o, n, nrhs, 512, "cache-resident");
-          bench_solve(o, n, nrhs, big_bytes / (8 * (std::int64_t(n) * n + 2 * n * nrhs)), o.quick ? "32 MiB" : "256 MiB");
+          bench_solve(o, n, nrhs, big_bytes / (8 * (std::int64_t(n) * n + 2 * n * nrhs)),
+                      o.quick ? "32 MiB" : "256 MiB");
         }
       }
     }

@@ -41,7 +41,9 @@ void on_space(F&& f) {
 }
 }  // namespace
 
-void engine_setup(int threads) { g_threads = threads; }
+void engine_setup(int threads) {
+  g_threads = threads;
+}
 void engine_teardown() {}
 
 void engine_gemm(const GemmProblem& p, const std::string& provider) {
@@ -60,20 +62,23 @@ void engine_solve(const SolveProblem& p, const std::string& provider) {
                                       packed(p.x, p.n, p.nrhs, p.batch)};
   const ops::ItemProvider chosen =
       provider == "auto" ? ops::ItemProvider::Specialized : *ops::parse_item_provider(provider);
-  const batched::ItemsRoute route = g_threads > 1 ? batched::ItemsRoute{batched::RouteMode::OuterParallel, g_threads, chosen}
-                                                  : batched::ItemsRoute{batched::RouteMode::Sequential, 1, chosen};
+  const batched::ItemsRoute route =
+      g_threads > 1 ? batched::ItemsRoute{batched::RouteMode::OuterParallel, g_threads, chosen}
+                    : batched::ItemsRoute{batched::RouteMode::Sequential, 1, chosen};
   on_space([&](auto space) {
     if (batched::execute_solve(space, route, s).count != 0) throw std::runtime_error("bench: singular item");
   });
 }
 
-std::string engine_solve_route(const SolveProblem&) { return "specialized"; }
+std::string engine_solve_route(const SolveProblem&) {
+  return "specialized";
+}
 
 void engine_large_gemm(int n, const double* a, const double* b, double* c) {
   on_space([&](auto space) {
-    batched::execute_large_gemm(space, 1.0, batched::ItemBatch<const double>(packed(const_cast<double*>(a), n, n, 1)),
-                                batched::ItemBatch<const double>(packed(const_cast<double*>(b), n, n, 1)), 0.0,
-                                packed(c, n, n, 1));
+    batched::execute_large_gemm(
+        space, 1.0, batched::ItemBatch<const double>(packed(const_cast<double*>(a), n, n, 1)),
+        batched::ItemBatch<const double>(packed(const_cast<double*>(b), n, n, 1)), 0.0, packed(c, n, n, 1));
   });
 }
 
