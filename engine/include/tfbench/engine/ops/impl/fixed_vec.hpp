@@ -6,15 +6,27 @@
 #include <cstddef>
 #include <initializer_list>
 #include <stdexcept>
+#include <type_traits>
 
 namespace tfbench::impl {
 
 template <class T, std::size_t N>
 class FixedVec {
+  static_assert(std::is_trivially_copyable<T>::value, "FixedVec holds plain values");
+
  public:
   FixedVec() = default;
   FixedVec(std::initializer_list<T> values) {
     for (const T& v : values) push_back(v);
+  }
+  // Copies move only the live elements: plans hold many of these and are copied into caches.
+  FixedVec(const FixedVec& o) : size_(o.size_) {
+    for (std::size_t i = 0; i < size_; ++i) data_[i] = o.data_[i];
+  }
+  FixedVec& operator=(const FixedVec& o) {
+    size_ = o.size_;
+    for (std::size_t i = 0; i < size_; ++i) data_[i] = o.data_[i];
+    return *this;
   }
 
   void push_back(const T& v) {
@@ -60,7 +72,7 @@ class FixedVec {
   friend bool operator!=(const FixedVec& a, const FixedVec& b) { return !(a == b); }
 
  private:
-  T data_[N] = {};
+  T data_[N];  // only [0, size_) is initialized
   std::size_t size_ = 0;
 };
 
