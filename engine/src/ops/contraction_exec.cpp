@@ -23,7 +23,7 @@ void bump(std::atomic<std::uint64_t>& c, std::uint64_t n = 1) {
   c.fetch_add(n, std::memory_order_relaxed);
 }
 
-int rank_of(const Extents& e) {
+int rank_of(const DimList& e) {
   return static_cast<int>(e.size());
 }
 
@@ -45,10 +45,10 @@ template <class T>
 void run_gemms(const ExecTarget& target, const ContractionProgram& p, const T* a, const T* b, T* c) {
   const T* first = p.first_is_a ? a : b;
   const T* second = p.first_is_a ? b : a;
-  const Strides& s_first = p.first_is_a ? p.batch.a : p.batch.b;
-  const Strides& s_second = p.first_is_a ? p.batch.b : p.batch.a;
+  const StrideList& s_first = p.first_is_a ? p.batch.a : p.batch.b;
+  const StrideList& s_second = p.first_is_a ? p.batch.b : p.batch.a;
   const int r = rank_of(p.batch.shape);
-  Extents idx;
+  DimList idx;
   idx.resize(r, 0);
   index_t of = 0, os = 0, oc = 0;
   std::uint64_t calls = 0;

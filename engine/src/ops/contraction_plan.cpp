@@ -141,12 +141,12 @@ const char* name(ContractionRoute route) {
   return "unknown";
 }
 
-ContractOperand fold_operand(const LabelList& labels, const LayoutRef& layout, const char* where) {
+ContractOperand fold_operand(const LabelList& labels, const RawLayout& layout, const char* where) {
   if (static_cast<int>(labels.size()) != layout.rank)
     throw OpError(OpErrorCode::InvalidSpec, where,
                   "operand of rank " + std::to_string(layout.rank) + " has " + std::to_string(labels.size()) +
                       " labels");
-  const Strides strides = strides_of(layout);
+  const StrideList strides = strides_of(layout);
   ContractOperand op;
   for (int i = 0; i < layout.rank; ++i) {
     const int j = op.labels.find(labels[i]);

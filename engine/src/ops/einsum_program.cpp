@@ -15,7 +15,7 @@ struct Bound {
   LabelExtents ext;
 };
 
-Bound bind(const ops::EinsumSpec& spec, const LayoutRef* inputs, const char* where) {
+Bound bind(const ops::EinsumSpec& spec, const RawLayout* inputs, const char* where) {
   Bound b;
   b.values.reserve(spec.inputs.size() * 2);
   for (std::size_t i = 0; i < spec.inputs.size(); ++i) {
@@ -45,20 +45,20 @@ ContractOperand compact_value(const LabelList& labels, const LabelExtents& ext) 
 
 }  // namespace
 
-Extents einsum_output_shape(const ops::EinsumSpec& spec, const LayoutRef* inputs, const char* where) {
+DimList einsum_output_shape(const ops::EinsumSpec& spec, const RawLayout* inputs, const char* where) {
   const Bound b = bind(spec, inputs, where);
-  Extents shape;
+  DimList shape;
   for (char l : spec.output) shape.push_back(b.ext[l]);
   return shape;
 }
 
-EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const LayoutRef* inputs, const index_t* dest_strides,
+EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, const index_t* dest_strides,
                           const char* where) {
   Bound b = bind(spec, inputs, where);
   EinsumProgram prog;
   prog.inputs = static_cast<int>(spec.inputs.size());
   for (char l : spec.output) prog.out_shape.push_back(b.ext[l]);
-  Strides compact;
+  StrideList compact;
   if (!dest_strides) {
     compact = compact_strides(prog.out_shape.data(), static_cast<int>(prog.out_shape.size()));
     dest_strides = compact.data();

@@ -32,8 +32,8 @@ void binary_on(const Space& space, BinaryKind kind, T alpha, T beta, const LoopP
 template <class Space, class T>
 void unary_on(const Space& space, UnaryKind kind, T alpha, const LoopPlan<2>& plan, StridedOut<T> out,
               StridedIn<T> a) {
-  if constexpr (std::is_same<T, bool>::value) {
-    // bool tensors (comparison results) support copies only; the facades reject the rest.
+  if constexpr (std::is_integral<T>::value) {
+    // Integer and bool element types are copied only (the facades reject arithmetic on them).
     launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Copy<T>{});
   } else {
     switch (kind) {
@@ -135,8 +135,13 @@ TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(float)
 TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(double)
 TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(Kokkos::complex<double>)
 
+// Copies of every dtype go through an integer type of the element's size (bits, not values).
 template void run_unary<bool>(const ExecTarget&, UnaryKind, bool, const index_t*, int, StridedOut<bool>,
                               StridedIn<bool>);
+template void run_unary<std::int32_t>(const ExecTarget&, UnaryKind, std::int32_t, const index_t*, int,
+                                      StridedOut<std::int32_t>, StridedIn<std::int32_t>);
+template void run_unary<std::int64_t>(const ExecTarget&, UnaryKind, std::int64_t, const index_t*, int,
+                                      StridedOut<std::int64_t>, StridedIn<std::int64_t>);
 template void run_fill<bool>(const ExecTarget&, bool, const index_t*, int, StridedOut<bool>);
 
 }  // namespace tfbench::impl

@@ -94,8 +94,8 @@ void sum_on(const Space& space, T alpha, const LoopPlan<2>& out_plan, const Loop
 template <class T>
 void run_sum(const ExecTarget& target, T alpha, const index_t* shape, int rank, const bool* reduced,
              StridedOut<T> out, StridedIn<T> a) {
-  Extents kept_shape, red_shape;
-  Strides kept_a, red_a;
+  DimList kept_shape, red_shape;
+  StrideList kept_a, red_a;
   for (int d = 0; d < rank; ++d) {
     if (reduced[d]) {
       red_shape.push_back(shape[d]);

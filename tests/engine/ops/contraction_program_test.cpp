@@ -21,7 +21,7 @@ impl::ExecTarget target() {
 }
 
 template <class T>
-impl::LayoutRef layout_of(const StridedHost<T>& h) {
+impl::RawLayout layout_of(const StridedHost<T>& h) {
   return {h.shape.data(), h.strides.data(), h.rank()};
 }
 
@@ -29,7 +29,7 @@ impl::LayoutRef layout_of(const StridedHost<T>& h) {
 template <class T>
 double einsum_error(const std::string& text, std::vector<StridedHost<T>*> ops, StridedHost<T>& dest) {
   const auto spec = ops::parse_einsum(text);
-  std::vector<impl::LayoutRef> layouts;
+  std::vector<impl::RawLayout> layouts;
   std::vector<const T*> data;
   std::vector<const StridedHost<T>*> cops;
   for (auto* op : ops) {
@@ -192,7 +192,7 @@ TEST_CASE("greedy path contracts the smallest intermediate first", "[ops][einsum
   // a (2x1000) . b (1000x1000) . c (1000x3): either order gives a small result, but contracting a
   // with b first makes a 2x1000 intermediate (b.c would make 1000x3: larger).
   const index_t sa[2] = {2, 1000}, sb[2] = {1000, 1000}, sc[2] = {1000, 3};
-  const impl::LayoutRef layouts[3] = {{sa, nullptr, 2}, {sb, nullptr, 2}, {sc, nullptr, 2}};
+  const impl::RawLayout layouts[3] = {{sa, nullptr, 2}, {sb, nullptr, 2}, {sc, nullptr, 2}};
   const auto prog = impl::plan_einsum(ops::parse_einsum("ij,jk,kl->il"), layouts, nullptr, "test");
   REQUIRE(prog.steps.size() == 2);
   CHECK(prog.steps[0].lhs == 0);

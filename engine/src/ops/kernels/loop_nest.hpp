@@ -38,8 +38,8 @@ struct LoopPlan {
   KernelNest<NOps> inner;
   index_t inner_total = 1;
   index_t total = 1;  // 0 when the shape is empty
-  Extents outer_extent;
-  Strides outer_stride[NOps];
+  DimList outer_extent;
+  StrideList outer_stride[NOps];
 
   /// True when every operand runs with unit stride over one merged axis.
   bool contiguous() const {
@@ -59,7 +59,7 @@ struct LoopPlan {
       f(base);
       return;
     }
-    Extents idx;
+    DimList idx;
     idx.resize(r, 0);
     while (true) {
       f(base);
@@ -100,8 +100,8 @@ LoopPlan<NOps> plan_loops(const index_t* shape, int rank, const index_t* const (
     axes[j + 1] = a;
   }
   // Merge axis i+1 into i where every operand steps through both as through one.
-  Extents ext;
-  Strides st[NOps];
+  DimList ext;
+  StrideList st[NOps];
   for (int i = 0; i < n; ++i) {
     const int a = axes[i];
     bool merge = !ext.empty();

@@ -20,18 +20,17 @@
 namespace tfbench::impl {
 
 using ops::LabelList;
-using Flags = FixedVec<bool, kMaxOpRank>;
 
 /// An operand with unique labels (a repeated label already folded into its diagonal).
 struct ContractOperand {
   LabelList labels;
-  Extents shape;
-  Strides strides;
+  DimList shape;
+  StrideList strides;
 };
 
 /// Folds repeated labels of an operand into a diagonal view (their strides add). Throws
 /// OpError(ShapeMismatch) when a repeated label's extents differ, InvalidSpec on a rank mismatch.
-ContractOperand fold_operand(const LabelList& labels, const LayoutRef& layout, const char* where);
+ContractOperand fold_operand(const LabelList& labels, const RawLayout& layout, const char* where);
 
 /// Extent of every label (indexed by the label's character code), -1 where unknown.
 struct LabelExtents {
@@ -51,17 +50,17 @@ const char* name(ContractionRoute route);
 struct PackStep {
   enum class Kind { None, Copy, Reduce };
   Kind kind = Kind::None;
-  Extents shape;         // Copy: target order; Reduce: source axis order
-  Strides in;            // source strides over `shape`
-  Strides out;           // scratch strides (Reduce: kept axes only, in source order)
-  Flags reduced;         // Reduce: summed axes
+  DimList shape;         // Copy: target order; Reduce: source axis order
+  StrideList in;         // source strides over `shape`
+  StrideList out;        // scratch strides (Reduce: kept axes only, in source order)
+  FlagList reduced;      // Reduce: summed axes
   index_t elements = 0;  // scratch size
 };
 
 /// A strided loop over some labels with the strides of up to three operands.
 struct StridedLoop {
-  Extents shape;
-  Strides out, a, b;
+  DimList shape;
+  StrideList out, a, b;
 };
 
 struct ContractionProgram {

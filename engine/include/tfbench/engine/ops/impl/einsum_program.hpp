@@ -25,16 +25,16 @@ struct EinsumProgram {
   int inputs = 0;
   std::vector<EinsumStep> steps;
   std::vector<index_t> intermediate_elements;  // per intermediate value (id - inputs)
-  Extents out_shape;                           // the destination's shape (spec.output order)
+  DimList out_shape;                           // the destination's shape (spec.output order)
 };
 
 /// Plans `spec` over operand layouts. `dest_strides` are the destination's strides over
 /// spec.output (null: compact column-major). Throws OpError on any inconsistency; nothing runs.
-EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const LayoutRef* inputs, const index_t* dest_strides,
+EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, const index_t* dest_strides,
                           const char* where);
 
 /// The shape of spec's output for these operand layouts (validates like plan_einsum).
-Extents einsum_output_shape(const ops::EinsumSpec& spec, const LayoutRef* inputs, const char* where);
+DimList einsum_output_shape(const ops::EinsumSpec& spec, const RawLayout* inputs, const char* where);
 
 /// Runs one contraction program (a, b borrowed; b null for a unary program).
 template <class T>

@@ -1,7 +1,7 @@
 #pragma once
 // Borrowed strided layouts of operation operands and the per-operation bookkeeping built on them.
-// A LayoutRef borrows the shape and stride arrays of a tensor or view (no copy, no allocation);
-// null strides mean the compact column-major layout of an owner. Strides count elements and may
+// A RawLayout borrows the shape and stride arrays of a tensor or view (no copy, no allocation);
+// null strides mean the compact column-major layout of an owner. StrideList count elements and may
 // be negative (reads and writes) or zero (reads only: broadcasting).
 
 #include <cstdint>
@@ -15,11 +15,12 @@ using index_t = std::int64_t;
 /// Largest operand rank an operation accepts (bookkeeping is inline; beyond it: a typed error).
 inline constexpr int kMaxOpRank = 64;
 
-using Extents = FixedVec<index_t, kMaxOpRank>;
-using Strides = FixedVec<index_t, kMaxOpRank>;
-using Axes = FixedVec<int, kMaxOpRank>;
+using DimList = FixedVec<index_t, kMaxOpRank>;
+using StrideList = FixedVec<index_t, kMaxOpRank>;
+using AxisList = FixedVec<int, kMaxOpRank>;
+using FlagList = FixedVec<bool, kMaxOpRank>;
 
-struct LayoutRef {
+struct RawLayout {
   const index_t* shape = nullptr;
   const index_t* strides = nullptr;  // nullptr: compact column-major
   int rank = 0;
@@ -34,13 +35,13 @@ inline index_t element_count(const index_t* shape, int rank) {
   for (int i = 0; i < rank; ++i) n *= shape[i];
   return n;
 }
-inline index_t element_count(const LayoutRef& layout) {
+inline index_t element_count(const RawLayout& layout) {
   return element_count(layout.shape, layout.rank);
 }
 
 /// Compact column-major strides of a shape.
-inline Strides compact_strides(const index_t* shape, int rank) {
-  Strides s;
+inline StrideList compact_strides(const index_t* shape, int rank) {
+  StrideList s;
   index_t step = 1;
   for (int i = 0; i < rank; ++i) {
     s.push_back(step);
@@ -50,15 +51,15 @@ inline Strides compact_strides(const index_t* shape, int rank) {
 }
 
 /// The strides of a layout, computing the compact ones for an owner's compact tag.
-inline Strides strides_of(const LayoutRef& layout) {
+inline StrideList strides_of(const RawLayout& layout) {
   if (layout.compact_tag()) return compact_strides(layout.shape, layout.rank);
-  Strides s;
+  StrideList s;
   for (int i = 0; i < layout.rank; ++i) s.push_back(layout.strides[i]);
   return s;
 }
 
-inline Extents extents_of(const LayoutRef& layout) {
-  Extents e;
+inline DimList extents_of(const RawLayout& layout) {
+  DimList e;
   for (int i = 0; i < layout.rank; ++i) e.push_back(layout.shape[i]);
   return e;
 }
@@ -75,7 +76,7 @@ inline bool is_compact_col_major(const index_t* shape, const index_t* strides, i
   }
   return true;
 }
-inline bool is_compact_col_major(const LayoutRef& layout) {
+inline bool is_compact_col_major(const RawLayout& layout) {
   return is_compact_col_major(layout.shape, layout.strides, layout.rank);
 }
 
