@@ -33,10 +33,7 @@ void check_elementwise_binary(const char* where, const OpContext& ctx, const Ten
   check_same_shape(where, a.shape(), b.shape(), "operand shapes differ");
   check_accessible(where, ctx.target, a.space(), "the first operand");
   check_accessible(where, ctx.target, b.space(), "the second operand");
-  if (out_dtype == DType::Bool)
-    check_numeric(where, a.dtype());
-  else
-    check_numeric(where, a.dtype());
+  check_numeric(where, a.dtype());
   if (!out) return;
   check_same_dtype(where, out->dtype, out_dtype, "destination dtype differs from the result's");
   check_same_shape(where, out->shape, a.shape(), "destination shape differs from the operands'");
