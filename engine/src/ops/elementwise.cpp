@@ -119,4 +119,13 @@ void elementwise_abs(const OpContext& ctx, const TensorRead& a, const DestRef& o
   });
 }
 
+void elementwise_fill(const OpContext& ctx, ops::Scalar value, const DestRef& out) {
+  check_scalar_real("ops::full", out.dtype, value);
+  const StrideList so = strides_of(out.layout());
+  dispatch_numeric(out.dtype, "ops::full", [&](auto tag) {
+    using T = decltype(tag);
+    run_fill<T>(ctx.target, value.as<T>(), out.shape.data(), out.rank(), out_of<T>(out, so));
+  });
+}
+
 }  // namespace tfbench::impl

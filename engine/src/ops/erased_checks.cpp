@@ -91,17 +91,3 @@ void check_numeric(const char* where, DType dtype) {
 
 }  // namespace tfbench::impl
 
-#include "tfbench/engine/ops/impl/facade.hpp"
-
-namespace tfbench::impl {
-
-void check_output_memory(const char* where, const Session& s, bool want_host, bool want_device) {
-  const MemoryKind m = s.context().memory;
-  if ((want_host && m != MemoryKind::Host) || (want_device && m != MemoryKind::Device))
-    throw ops::OpError(ops::OpErrorCode::SpaceMismatch, where,
-                       std::string("the operands are ") + (want_host ? "Host" : "Device") +
-                           " tensors but the session writes " + name(m) +
-                           " memory (pass Dynamic operands, or use a backend of that memory)");
-}
-
-}  // namespace tfbench::impl
