@@ -122,6 +122,9 @@ void run_lane_session(BackendState& state, const SessionCore& parent, const Prov
   core.default_policy = parent.default_policy;
   core.scoped_policy = parent.scoped_policy;
   core.plan_cache = parent.plan_cache;
+  core.host_pool = parent.host_pool;
+  core.device_pool = parent.device_pool;
+  core.lease_counters = parent.lease_counters;
   ActiveScope active(&core);
   run_entered(state, core, body);
 }
