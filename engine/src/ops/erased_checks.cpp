@@ -90,4 +90,3 @@ void check_numeric(const char* where, DType dtype) {
 }
 
 }  // namespace tfbench::impl
-

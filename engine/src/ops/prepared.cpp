@@ -69,8 +69,8 @@ void PreparedEinsum::prepare(Session& s) {
                   static_cast<int>(out_shape.size()));
   plan_ = s.plan_cache().get_or_prepare<impl::EinsumPlan>(key, [&] {
     impl::EinsumPlan plan;
-    plan.program =
-        impl::plan_einsum(spec_, layouts.data(), dest_strides_.empty() ? nullptr : dest_strides_.data(), kWhere);
+    plan.program = impl::plan_einsum(spec_, layouts.data(),
+                                     dest_strides_.empty() ? nullptr : dest_strides_.data(), kWhere);
     return plan;
   });
   session_key_ = std::move(key);
@@ -83,8 +83,8 @@ void PreparedEinsum::ensure(Session& s, Span<const TensorRead* const> ops, const
   if (valid) valid = same_dest(dest, dest_strides_, plan_->program.out_shape);
   if (valid) {
     const PlanKey now = make_plan_key(s, std::string(), std::string());
-    valid = now.provider_generation == session_key_.provider_generation && now.device == session_key_.device &&
-            now.batch_policy == session_key_.batch_policy;
+    valid = now.provider_generation == session_key_.provider_generation &&
+            now.device == session_key_.device && now.batch_policy == session_key_.batch_policy;
   }
   if (valid) return;
   operands_.clear();

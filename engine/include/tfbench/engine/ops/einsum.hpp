@@ -25,7 +25,8 @@ namespace tfbench::ops {
 namespace detail {
 
 template <class T, class Rep>
-Tensor<T, DynRank, Rep> einsum_reads(Session& s, const EinsumSpec& spec, Span<const TensorRead* const> reads) {
+Tensor<T, DynRank, Rep> einsum_reads(Session& s, const EinsumSpec& spec,
+                                     Span<const TensorRead* const> reads) {
   impl::SessionScratch scratch(s);
   const impl::OpContext ctx{impl::exec_target(s), &scratch};
   Shape shape = impl::check_einsum("ops::einsum", ctx, spec, reads, nullptr);
@@ -50,7 +51,7 @@ void einsum_into_reads(Session& s, O&& out, const EinsumSpec& spec, Span<const T
 
 template <class A, class... More>
 Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> einsum(Session& s, const EinsumSpec& spec, const A& a,
-                                                            const More&... more) {
+                                                             const More&... more) {
   static_assert((std::is_same<impl::element_of<A>, impl::element_of<More>>::value && ...),
                 "einsum operands have one element type");
   const TensorRead reads[] = {TensorRead(a), TensorRead(more)...};
@@ -61,7 +62,7 @@ Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> einsum(Session& s, const E
 }
 template <class A, class... More>
 Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> einsum(Session& s, std::string_view spec, const A& a,
-                                                            const More&... more) {
+                                                             const More&... more) {
   return einsum(s, parse_einsum(spec), a, more...);
 }
 

@@ -20,6 +20,15 @@ enum class CompareOp { Eq, Ne, Lt, Le, Gt, Ge };
 
 namespace detail {
 
+template <class T, bool = complex_traits<T>::is_complex>
+struct real_element {
+  using type = T;
+};
+template <class T>
+struct real_element<T, true> {
+  using type = typename complex_traits<T>::real_type;
+};
+
 inline impl::CompareKind compare_kind(CompareOp op) {
   return static_cast<impl::CompareKind>(static_cast<int>(op));
 }
@@ -150,8 +159,7 @@ void copy_into(Session& s, O&& out, const A& a) {
 template <class A>
 auto abs(Session& s, const A& a) {
   using T = impl::element_of<A>;
-  using Real = typename std::conditional<complex_traits<T>::is_complex, typename complex_traits<T>::real_type,
-                                         T>::type;
+  using Real = typename detail::real_element<T>::type;
   using R = impl::rank_of_t<A>;
   using Rep = impl::rep_of<A>;
   const TensorRead ra(a);
@@ -179,7 +187,8 @@ template <class A, class B>
 auto compare(Session& s, CompareOp op, const A& a, const B& b) {
   using R = impl::rank_of_t<A>;
   using Rep = impl::rep_of<A>;
-  static_assert(std::is_same<impl::element_of<A>, impl::element_of<B>>::value, "operands of one element type");
+  static_assert(std::is_same<impl::element_of<A>, impl::element_of<B>>::value,
+                "operands of one element type");
   const TensorRead ra(a), rb(b);
   const impl::OpContext ctx{impl::exec_target(s), nullptr};
   impl::check_elementwise_binary("ops::compare", ctx, ra, rb, nullptr, DType::Bool);
@@ -196,6 +205,25 @@ void compare_into(Session& s, O&& out, CompareOp op, const A& a, const B& b) {
   const impl::OpContext ctx{impl::exec_target(s), nullptr};
   impl::check_elementwise_binary("ops::compare_into", ctx, ra, rb, &d, DType::Bool);
   impl::elementwise_compare(ctx, detail::compare_kind(op), ra, rb, d);
+  impl::complete(s);
+}
+
+/// A Dynamic tensor of `shape` in the session's memory with every element `value`.
+template <class T>
+Tensor<T> full(Session& s, Span<const Index> shape, Scalar value) {
+  const impl::OpContext ctx{impl::exec_target(s), nullptr};
+  impl::check_numeric("ops::full", dtype_of<T>());
+  impl::Output<T, DynRank, Dynamic> out(s, Shape(shape));
+  impl::elementwise_fill(ctx, value, out.dest());
+  return std::move(out).publish(s);
+}
+template <class O>
+void fill_into(Session& s, O&& out, Scalar value) {
+  const impl::DestRef d = impl::as_dest(out);
+  const impl::OpContext ctx{impl::exec_target(s), nullptr};
+  impl::check_numeric("ops::fill_into", d.dtype);
+  impl::check_accessible("ops::fill_into", ctx.target, d.space, "the destination");
+  impl::elementwise_fill(ctx, value, d);
   impl::complete(s);
 }
 

@@ -20,6 +20,13 @@
 #include "tfbench/engine/ops/einsum.hpp"
 #include "tfbench/engine/ops/impl/einsum_erased.hpp"
 
+namespace tfbench::impl {
+/// The cached value of a prepared einsum: its lowered program (values only).
+struct EinsumPlan final : PreparedOp {
+  EinsumProgram program;
+};
+}  // namespace tfbench::impl
+
 namespace tfbench::ops {
 
 /// An operand layout a plan is keyed on (no data): dtype, shape, strides (empty: compact).
@@ -34,12 +41,6 @@ struct OperandLayout {
     return of(TensorRead(x));
   }
 };
-
-namespace impl {
-struct EinsumPlan final : PreparedOp {
-  EinsumProgram program;
-};
-}  // namespace impl
 
 class PreparedEinsum {
  public:
@@ -61,7 +62,8 @@ class PreparedEinsum {
     const Span<const TensorRead* const> ops(ptrs, 1 + sizeof...(More));
     ensure(s, ops, nullptr);
     impl::check_output_rep<Rep>("ops::PreparedEinsum::run", s);
-    impl::check_same_dtype("ops::PreparedEinsum::run", dtype_, dtype_of<T>(), "operand vs result element type");
+    impl::check_same_dtype("ops::PreparedEinsum::run", dtype_, dtype_of<T>(),
+                           "operand vs result element type");
     const auto& shape = plan_->program.out_shape;
     impl::Output<T, DynRank, Rep> out(s, Shape(shape.begin(), shape.end()));
     execute(s, ops, out.dest());
@@ -104,14 +106,15 @@ PreparedEinsum prepare_einsum(Session& s, std::string_view spec, Span<const Oper
 /// Prepares from the layouts of tensors or views (their data is not retained).
 template <class A, class... More>
 PreparedEinsum prepare_einsum(Session& s, std::string_view spec, const A& a, const More&... more) {
-  const OperandLayout layouts[] = {OperandLayout::of(impl::as_read(a)), OperandLayout::of(impl::as_read(more))...};
+  const OperandLayout layouts[] = {OperandLayout::of(impl::as_read(a)),
+                                   OperandLayout::of(impl::as_read(more))...};
   return prepare_einsum(s, spec, Span<const OperandLayout>(layouts, 1 + sizeof...(More)));
 }
 
 /// An eager einsum whose plan comes from the session's PlanCache (hit: no planning at all).
 template <class A, class... More>
-Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> einsum_cached(Session& s, std::string_view spec, const A& a,
-                                                                   const More&... more) {
+Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> einsum_cached(Session& s, std::string_view spec,
+                                                                    const A& a, const More&... more) {
   auto prepared = prepare_einsum(s, spec, a, more...);
   return prepared.run(s, a, more...);
 }

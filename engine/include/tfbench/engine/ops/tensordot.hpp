@@ -14,7 +14,8 @@ namespace tfbench::ops {
 
 template <class A, class B>
 Tensor<impl::element_of<A>, DynRank, impl::rep_of<A>> tensordot(Session& s, const A& a, const B& b,
-                                                               Span<const int> axes_a, Span<const int> axes_b) {
+                                                                Span<const int> axes_a,
+                                                                Span<const int> axes_b) {
   const TensorRead ra(a), rb(b);
   const EinsumSpec spec = impl::tensordot_spec("ops::tensordot", ra, rb, axes_a, axes_b);
   return einsum(s, spec, a, b);
@@ -39,7 +40,8 @@ auto tensordot(Session& s, const A& a, const B& b, int n) {
 }
 
 template <class O, class A, class B>
-void tensordot_into(Session& s, O&& out, const A& a, const B& b, Span<const int> axes_a, Span<const int> axes_b) {
+void tensordot_into(Session& s, O&& out, const A& a, const B& b, Span<const int> axes_a,
+                    Span<const int> axes_b) {
   const auto ra = impl::as_read(a);
   const auto rb = impl::as_read(b);
   const EinsumSpec spec = impl::tensordot_spec("ops::tensordot_into", ra, rb, axes_a, axes_b);

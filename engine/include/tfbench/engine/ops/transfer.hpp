@@ -10,7 +10,8 @@ namespace tfbench::ops {
 
 template <class Src>
 auto upload(Session& s, const Src& host) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, DeviceMemorySpace>::accessible) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace,
+                                           DeviceMemorySpace>::accessible) {
     return s.dispatch([&](auto space) { return tfbench::upload(space, host); });
   } else {
     return tfbench::upload(host);
@@ -19,7 +20,8 @@ auto upload(Session& s, const Src& host) {
 
 template <class Src>
 auto download(Session& s, const Src& device) {
-  if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace, DeviceMemorySpace>::accessible) {
+  if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace,
+                                           DeviceMemorySpace>::accessible) {
     return s.dispatch([&](auto space) { return tfbench::download(space, device); });
   } else {
     return tfbench::download(device);

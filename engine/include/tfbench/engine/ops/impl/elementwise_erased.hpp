@@ -27,5 +27,7 @@ void check_elementwise_unary(const char* where, const OpContext& ctx, const Tens
 void elementwise_unary(const OpContext& ctx, UnaryKind kind, ops::Scalar alpha, const TensorRead& a,
                        const DestRef& out);
 void elementwise_abs(const OpContext& ctx, const TensorRead& a, const DestRef& out);
+/// out = value everywhere (never reads out).
+void elementwise_fill(const OpContext& ctx, ops::Scalar value, const DestRef& out);
 
 }  // namespace tfbench::impl
