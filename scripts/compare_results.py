@@ -21,7 +21,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from tfbench_results import ResultsFormatError, load  # noqa: E402
-from tfbench_results import figures, provenance, stats, tool  # noqa: E402
+from tfbench_results import figures, provenance, tool  # noqa: E402
 
 ICON = {"REGRESSION": "🔴", "IMPROVEMENT": "🟢", "NO_CHANGE": "⚪", "INCONCLUSIVE": "🟠"}
 
@@ -51,15 +51,15 @@ def _fmt(v, spec):
 
 
 def case_table(cases):
-    out = ["| case | threads | space | base median | new median | new/base | p | verdict |",
-           "|---|---:|---|---:|---:|---:|---:|---|"]
+    out = ["| case | threads | space | base median | new median | new/base | p | verdict | why |",
+           "|---|---:|---|---:|---:|---:|---:|---|---|"]
     for c in cases:
         ratio = tool.Comparison.ratio(c)
-        out.append("| `{}` | {} | {} | {} | {} | {} | {} | {} {} |".format(
+        out.append("| `{}` | {} | {} | {} | {} | {} | {} | {} {} | {} |".format(
             c["case_id"], c["threads"], c["exec_space"],
-            _time(_num(c, "base_median_s", "base_median")),
-            _time(_num(c, "new_median_s", "new_median")), _fmt(ratio, ".3f"),
-            _fmt(_num(c, "p_value", "p"), ".3g"), ICON[c["verdict"]], c["verdict"]))
+            _time(_num(c, "base_median_s")), _time(_num(c, "new_median_s")), _fmt(ratio, ".3f"),
+            _fmt(_num(c, "p"), ".3g"), ICON[c["verdict"]], c["verdict"],
+            str(c.get("reason", "")).replace("|", "\\|")))
     return "\n".join(out)
 
 
@@ -68,40 +68,37 @@ def _order(c):
     return -abs(math.log(r)) if r > 0 else 0.0
 
 
-def geomean_of(cmp):
-    s = cmp.summary
-    for name in ("geomean_ratio", "geometric_mean_ratio", "geomean"):
-        v = s.get(name)
-        if isinstance(v, (int, float)):
-            return float(v), "tfbench compare"
-    return stats.geomean(tool.Comparison.ratio(c) for c in cmp.cases), "the per-case ratios"
 
 
 def report(base, new, cmp, figs, report_dir, args):
     n = len(cmp.cases)
     regressions = sorted((c for c in cmp.cases if c["verdict"] == "REGRESSION"), key=_order)
     improvements = sorted((c for c in cmp.cases if c["verdict"] == "IMPROVEMENT"), key=_order)
-    gm, gm_src = geomean_of(cmp)
+    gm = cmp.summary.get("geomean_ratio")
+    gm = float(gm) if isinstance(gm, (int, float)) else math.nan
     headline = (f"❌ **{len(regressions)} regression(s)**" if regressions
                 else "✅ **no regression**")
     counts = ", ".join(f"{cmp.count(v)} {v.lower().replace('_', ' ')}" for v in tool.VERDICTS)
-    s = cmp.summary
     lines = [
         "## tfbench comparison", "",
         f"{headline} in {n} matched case(s): {counts}.", "",
-        f"Geometric mean of new/base median time: **{_fmt(gm, '.3f')}x** "
-        f"({'slower' if gm > 1 else 'faster' if gm < 1 else 'equal'} overall; from {gm_src}).",
+        f"Geometric mean of new/base median time over the cases compared on samples: "
+        f"**{_fmt(gm, '.3f')}x** ({_fmt((gm - 1) * 100, '+.1f')}%; above 1: slower).",
         "",
         f"Base `{base.path}` ({', '.join(provenance.short_rev(r) for r in base.runs)}) -> "
         f"new `{new.path}` ({', '.join(provenance.short_rev(r) for r in new.runs)}). "
-        f"Settings: threshold {s.get('threshold_pct', args.threshold if args.threshold else 'default')}"
-        f"%, alpha {s.get('alpha', args.alpha if args.alpha else 'default')}; verdicts from "
-        f"`{' '.join(os.path.basename(a) if i == 0 else a for i, a in enumerate(cmp.command))}`.",
+        f"Threshold {_fmt(_num({'t': cmp.threshold_pct}, 't'), 'g')}% (unless a case's config sets "
+        f"its own), two-sided Mann-Whitney U at alpha {_fmt(_num({'a': cmp.alpha}, 'a'), 'g')}; "
+        f"verdicts from `{cmp.command}`.",
     ]
-    unmatched = [k for k in ("only_in_base", "only_in_new") if s.get(k)]
-    for k in unmatched:
-        v = s[k]
-        lines += ["", f"{k.replace('_', ' ').capitalize()}: {v if isinstance(v, int) else len(v)} case(s)."]
+    if cmp.not_compared:
+        reasons = {}
+        for nc in cmp.not_compared:
+            reasons[nc.get("reason", "?")] = reasons.get(nc.get("reason", "?"), 0) + 1
+        lines += ["", f"Not compared: {len(cmp.not_compared)} case(s) ("
+                  + "; ".join(f"{n} {r}" for r, n in sorted(reasons.items())) + ")."]
+    for note in cmp.notes:
+        lines += ["", f"Note from tfbench compare: {note}"]
     if regressions:
         lines += ["", "### Regressions", "", case_table(regressions)]
     if improvements:
@@ -129,16 +126,22 @@ def main(argv=None):
     ap.add_argument("--threshold", type=float, help="passed to tfbench compare (percent)")
     ap.add_argument("--alpha", type=float, help="passed to tfbench compare")
     ap.add_argument("--tfbench", metavar="PATH", help="the tfbench executable")
+    ap.add_argument("--compare-json", metavar="FILE",
+                    help="use this saved `tfbench compare BASE NEW --format json` output instead "
+                         "of running tfbench (e.g. the one perf-regression.sh wrote)")
     ap.add_argument("--fail-on-regression", action="store_true",
                     help="exit 1 when tfbench compare reports a regression")
     args = ap.parse_args(argv)
     try:
-        binary = tool.locate(args.tfbench)
         base, new = load(args.base), load(args.new)
-        cmp = tool.compare(binary, args.base, args.new, args.threshold, args.alpha)
+        if args.compare_json:
+            cmp = tool.load_comparison(args.compare_json)
+        else:
+            cmp = tool.compare(tool.locate(args.tfbench), args.base, args.new, args.threshold,
+                               args.alpha)
         figs = []
         if args.figures:
-            thr = cmp.summary.get("threshold_pct", args.threshold)
+            thr = cmp.threshold_pct
             fig = figures.comparison(base, new, args.figures, cmp.verdicts(),
                                      thr if isinstance(thr, (int, float)) else None)
             figs = ([fig] if fig else []) + figures.family_figures([new], args.figures)

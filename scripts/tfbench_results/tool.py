@@ -40,22 +40,27 @@ class Comparison:
 
     def __init__(self, doc):
         self.doc = doc
-        cases = doc.get("cases")
+        self.command = "tfbench compare"
+        cases = doc.get("rows")
         if not isinstance(cases, list):
-            raise ToolError("tfbench compare JSON has no 'cases' list")
+            raise ToolError("tfbench compare JSON has no 'rows' list")
         self.cases = []
         for i, c in enumerate(cases):
             try:
                 verdict = str(c["verdict"]).upper()
                 key = (str(c["case_id"]), int(c["threads"]), str(c["exec_space"]))
             except (KeyError, TypeError, ValueError) as e:
-                raise ToolError(f"tfbench compare JSON: cases[{i}] lacks {e}") from None
+                raise ToolError(f"tfbench compare JSON: rows[{i}] lacks {e}") from None
             if verdict not in VERDICTS:
-                raise ToolError(f"tfbench compare JSON: cases[{i}] has unknown verdict {verdict!r}")
+                raise ToolError(f"tfbench compare JSON: rows[{i}] has unknown verdict {verdict!r}")
             c = dict(c, verdict=verdict)
             c["key"] = key
             self.cases.append(c)
         self.summary = doc.get("summary", {}) or {}
+        self.threshold_pct = doc.get("threshold_pct")
+        self.alpha = doc.get("alpha")
+        self.not_compared = doc.get("not_compared", []) or []
+        self.notes = doc.get("notes", []) or []
 
     def verdicts(self):
         return {c["key"]: c["verdict"] for c in self.cases}
@@ -66,10 +71,8 @@ class Comparison:
     @staticmethod
     def ratio(case):
         """new/base ratio of medians of one case (NaN when the harness gave none)."""
-        for name in ("ratio", "median_ratio", "time_ratio"):
-            if name in case and case[name] is not None:
-                return float(case[name])
-        return float("nan")
+        v = case.get("ratio")
+        return float(v) if isinstance(v, (int, float)) else float("nan")
 
 
 def compare(binary, base, new, threshold=None, alpha=None, extra=()):
@@ -89,12 +92,23 @@ def compare(binary, base, new, threshold=None, alpha=None, extra=()):
         raise ToolError(f"cannot run {binary}: {e}") from None
     if proc.returncode not in (0, 1):
         why = (proc.stderr or proc.stdout).strip()
-        raise ToolError(f"`{' '.join(cmd)}` exited {proc.returncode}: {why}",
-                        exit_code=2 if proc.returncode == 2 else 2)
+        raise ToolError(f"`{' '.join(cmd)}` exited {proc.returncode}: {why}")
     try:
         doc = json.loads(proc.stdout)
     except json.JSONDecodeError as e:
         raise ToolError(f"`{' '.join(cmd)}` printed no JSON ({e}): {proc.stdout[:300]!r}") from None
     result = Comparison(doc)
-    result.command = cmd
+    result.command = " ".join([os.path.basename(cmd[0])] + cmd[1:])
+    return result
+
+
+def load_comparison(path):
+    """A saved `tfbench compare --format json` output."""
+    try:
+        with open(path) as fh:
+            doc = json.load(fh)
+    except (OSError, json.JSONDecodeError) as e:
+        raise ToolError(f"{path}: not a tfbench compare JSON output ({e})") from None
+    result = Comparison(doc)
+    result.command = f"tfbench compare (saved in {path})"
     return result
