@@ -84,7 +84,7 @@ write_conf() {  # $1 = STATE
   slurmd_port=$(free_port)
   [ "$slurmd_port" != "$ctld_port" ] || slurmd_port=$(free_port)
   mkdir -p "$st"/{etc,munge,ctld,spool,log,run,tmp}
-  chmod 700 "$st/munge"
+  chmod 755 "$st/munge"  # the socket must be reachable; the key itself is 0600
   cat > "$st/etc/slurm.conf" <<CONF
 # Written by scripts/slurm/local-cluster.sh: a single-node test cluster on loopback.
 ClusterName=tfbench-local
