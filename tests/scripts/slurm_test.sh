@@ -103,7 +103,9 @@ while [ -n "$(squeue -h -j "$(IFS=,; echo "${all_jobs[*]}")" 2>/dev/null)" ]; do
 done
 say "all jobs left the queue after $((SECONDS - t_start)) s"
 
-state_of() { scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' '; }
+state_of() {  # the distinct states of a job (of every task of an array)
+  scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' '
+}
 for j in $ARRAY_JOBS; do
   s=$(state_of "$j")
   [ "$s" = "JobState=COMPLETED " ] || { cat "$LOGS"/*.out >&2 || true; fail "array job $j: $s"; }
@@ -155,3 +157,27 @@ for p in problems:
 print(f"merged check: {len(f.runs)} runs, (config, threads) = {sorted(seen)}")
 sys.exit(1 if problems else 0)
 PY
+say "merged file checked ($((SECONDS - t_start)) s)"
+
+# Failure policy: a task that fails does not block the merge (afterany); the merge job merges what
+# exists, names what is missing, and ends FAILED.
+cat > "$work/broken.yaml" <<'YAML'
+benchmarks:
+  - family: no_such_family
+YAML
+"$repo/scripts/slurm/submit.sh" --tfbench "$tfbench" --threads 1 --out "$work/partial" \
+  --time 15 "$work/triad_small.yaml" "$work/broken.yaml" >/dev/null || fail "submit.sh (partial) failed"
+# shellcheck source=/dev/null
+source "$work/partial/jobs.env"
+deadline=$((SECONDS + timeout_s))
+while [ -n "$(squeue -h -j "${ARRAY_JOBS// /,},$MERGE_JOB" 2>/dev/null)" ]; do
+  [ $SECONDS -lt $deadline ] || fail "partial submission still queued after $timeout_s s"
+  sleep 2
+done
+s=$(state_of "$MERGE_JOB")
+[ "$s" = "JobState=FAILED " ] || fail "merge job of a set with a failed task: $s, expected FAILED"
+grep -q "INCOMPLETE: missing .*broken-t1.h5" "$LOGS"/tfbench-merge-*.out ||
+  { cat "$LOGS"/*.out >&2; fail "the merge log does not name the missing part"; }
+/usr/bin/python3 "$repo/scripts/check_results.py" "$MERGED" --runs 1 --threads 1 >/dev/null ||
+  fail "the partial merge does not hold the one good run"
+say "failure policy checked: merge job FAILED, good run merged, missing part named"
