@@ -150,13 +150,20 @@ elif [ -z "$bin_head" ]; then
 fi
 prune_worktrees
 t_build=$((SECONDS - t_build))
+has_command() {  # $1 = tfbench, $2 = subcommand: listed by `tfbench --help`
+  "$1" --help 2>&1 | grep -qE "^[[:space:]]+$2[[:space:]]"
+}
 for side in base head; do
   b=bin_$side
   [ -x "${!b}" ] || die "$side tfbench not executable: ${!b}"
-  if ! "${!b}" run --help >/dev/null 2>&1; then
+  if ! has_command "${!b}" run; then
     [ "$side" = base ] && [ $aa = 0 ] && skip "base ${base_sha:0:12}'s tfbench has no 'run' command"
     die "$side tfbench (${!b}) has no 'run' command"
   fi
+done
+
+for sub in merge compare; do
+  has_command "$bin_head" $sub || die "head tfbench ($bin_head) has no '$sub' command"
 done
 
 cfg_of() {  # $1 = side
