@@ -264,7 +264,7 @@ def peer_ratio(files, cases, family, outdir):
     panels = OrderedDict()
     for (space, t, gid), cs in groups.items():
         peers = [c for c in cs if c.kind == "peer"]
-        engines = [c for c in cs if c.kind == "engine"]
+        engines = [c for c in cs if c.kind != "peer"]  # engine strategies and controls
         if not peers or not engines:
             continue
         best = min(peers, key=lambda c: c.median_s)

@@ -3,7 +3,8 @@
 #   gate_test.sh aa WORK_DIR         A/A: the gate passes (exit 0) and reports its noise floor
 #   gate_test.sh injected WORK_DIR   a delay injected into one case on the head side only: the
 #                                    gate fails (exit 1) and compare.json names exactly that case
-# TFBENCH=path/to/tfbench. The threshold is 25%: this shared 2-core machine is noisy; the
+# TFBENCH=path/to/tfbench. The threshold is 40%: A/A runs on this shared 2-core machine under load
+# moved cache-resident cases by up to 19%; the
 # injected delay makes the case several times slower.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -14,8 +15,8 @@ tfbench=${TFBENCH:-$repo/build/default/harness/tfbench}
 fail() { echo "gate_test: FAILED: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
-slow_case='bandwidth_control/elements=65536/kokkos'
-common=(--config "$here/gate.yaml" --rounds 2 --threshold 25 --work-dir "$work/cache")
+slow_case='bandwidth_control/elements=4096/kokkos'
+common=(--config "$here/gate.yaml" --rounds 2 --threshold 40 --work-dir "$work/cache")
 t0=$SECONDS
 rc=0
 case "$mode" in
