@@ -122,8 +122,9 @@ def _size_label(v):
 
 def _set_x(ax, xs, xparam):
     xs = [x for x in xs if finite(x) and x > 0]
-    if xs and max(xs) / min(xs) >= 8:
-        ax.set_xscale("log", base=2)
+    if xs:
+        if max(xs) / min(xs) >= 3:  # sizes sweep geometrically
+            ax.set_xscale("log", base=2)
         ticks = sorted(set(xs))
         if len(ticks) > 12:
             ticks = ticks[:: int(math.ceil(len(ticks) / 12))]
@@ -288,7 +289,7 @@ def peer_ratio(files, cases, family, outdir):
     for ax, ((space, t), items) in zip(axes.flat, panel_items):
         if xparam:
             items = sorted(items, key=lambda it: it[1].params.get(xparam, 0))
-        bw = 0.8 / len(engines)
+        bw = min(0.8 / len(engines), 0.3)
         for j, eng in enumerate(engines):
             xs, ys, lo_err, hi_err = [], [], [], []
             for i, (gid, best, entries) in enumerate(items):
@@ -307,7 +308,7 @@ def peer_ratio(files, cases, family, outdir):
         _plain_log_ticks(ax.yaxis)
         labels = []
         for gid, best, _ in items:
-            p = f"{xparam}={best.params[xparam]}" if xparam else gid.split("/", 1)[-1]
+            p = f"{xparam}={_size_label(best.params[xparam])}" if xparam else gid.split("/", 1)[-1]
             labels.append(f"{p}\nvs {best.variant.split(':', 1)[-1]}")
         ax.set_xticks(range(len(items)))
         ax.set_xticklabels(labels, fontsize=6.5)
@@ -318,7 +319,7 @@ def peer_ratio(files, cases, family, outdir):
     for ax in list(axes.flat)[len(panel_items):]:
         ax.set_visible(False)
     path = os.path.join(outdir, f"peer_ratio_{family}.png")
-    _finish(fig, files, path, f"{family}: engine strategies relative to the fastest peer")
+    _finish(fig, files, path, f"{family}: engine variants relative to the fastest peer")
     return Figure(path, f"{family}: median time of the fastest peer of each case divided by the "
                         "engine variant's (above 1: the engine is faster); whiskers: 95% bootstrap "
                         "interval of the ratio of medians from the raw samples.")

@@ -126,5 +126,70 @@ class CompareResultsTest(unittest.TestCase):
         self.assertIn("BELOW it", r.stdout)
 
 
+@unittest.skipUnless(os.environ.get("TFBENCH"), "needs TFBENCH=path/to/tfbench (set by CTest)")
+class RealTfbenchTest(unittest.TestCase):
+    """`tfbench run` twice (one with a delay injected into one case), then compare_results.py
+    obtains the verdicts from `tfbench compare` itself, and plot_results.py draws the runs."""
+
+    CASE = "bandwidth_control/elements=4096/kokkos"
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory(prefix="tfbench-cmp-real-")
+        d, tfbench = cls.tmp.name, os.environ["TFBENCH"]
+        cls.base, cls.new = os.path.join(d, "base.h5"), os.path.join(d, "new.h5")
+        for out, inject in ((cls.base, None), (cls.new, f"delay:{cls.CASE}:200")):
+            env = dict(os.environ)
+            env.pop("TFBENCH_FAULT_INJECT", None)
+            if inject:
+                env["TFBENCH_FAULT_INJECT"] = inject
+            r = subprocess.run([tfbench, "run", os.path.join(HERE, "gate.yaml"), "--out", out,
+                                "--repetitions", "12"], capture_output=True, text=True, env=env)
+            assert r.returncode == 0, r.stdout + r.stderr
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def test_report_verdicts_come_from_tfbench_compare(self):
+        d = self.tmp.name
+        out = os.path.join(d, "report.md")
+        r = subprocess.run([PY, os.path.join(SCRIPTS, "compare_results.py"), self.base, self.new,
+                            "-o", out, "--figures", os.path.join(d, "fig"), "--threshold", "40",
+                            "--fail-on-regression"], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 1, r.stderr)
+        with open(out) as fh:
+            text = fh.read()
+        self.assertIn("### Regressions", text)
+        regressions = text.split("### Regressions", 1)[1].split("###", 1)[0]
+        self.assertIn(f"`{self.CASE}` | 1 | openmp", regressions)
+        self.assertIn("REGRESSION", regressions)
+        self.assertIn("verdicts from `tfbench compare", text)
+        self.assertIn("Threshold 40%", text)
+        with open(os.path.join(d, "cmp.json"), "w") as fh:
+            fh.write(subprocess.run([os.environ["TFBENCH"], "compare", self.base, self.new,
+                                     "--threshold", "40", "--format", "json"],
+                                    capture_output=True, text=True).stdout)
+        with open(os.path.join(d, "cmp.json")) as fh:
+            doc = json.load(fh)
+        verdict = {r["case_id"]: r["verdict"] for r in doc["rows"]}[self.CASE]
+        self.assertEqual(verdict, "REGRESSION")  # the same verdict as the report shows
+        for name in ("comparison.png", "throughput_bandwidth_control.png",
+                     "peer_ratio_bandwidth_control.png"):
+            self.assertTrue(os.path.isfile(os.path.join(d, "fig", name)), name)
+
+    def test_plots_of_a_real_run(self):
+        from test_plots import png_stats
+        out = os.path.join(self.tmp.name, "plots")
+        r = subprocess.run([PY, os.path.join(SCRIPTS, "plot_results.py"), self.base, "-o", out],
+                           capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        for name in os.listdir(out):
+            w, h, nonwhite, colours = png_stats(os.path.join(out, name))
+            self.assertGreater(w, 500)
+            self.assertGreater(h, 350)
+            self.assertGreater(nonwhite, 0.03, name)
+
+
 if __name__ == "__main__":
     unittest.main()
