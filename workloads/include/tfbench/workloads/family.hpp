@@ -114,6 +114,10 @@ class Instance {
   virtual ResourceCounts resources() { return {}; }
   /// Family-specific numbers recorded with the result (plan-cache hits, tape entries, ...).
   virtual std::map<std::string, double> metrics() { return {}; }
+  /// Set by a variant that times itself (a peer running in another process, e.g. NumPy): the
+  /// seconds its last run() took by its own clock, excluding the round trip to it. The harness
+  /// uses this in place of its own clock around run(); empty (the default): the harness's clock.
+  virtual std::optional<double> self_timed_seconds() const { return std::nullopt; }
 };
 
 /// Thrown by a family for a case it cannot build (bad parameter combination, no route).

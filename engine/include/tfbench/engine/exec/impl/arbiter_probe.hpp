@@ -1,0 +1,12 @@
+#pragma once
+// Read-only view of the permit arbiter, for tests and diagnostics.
+
+#include <cstddef>
+
+namespace tfbench::impl {
+
+/// Permits granted now, and requests waiting in the FIFO queue.
+std::size_t arbiter_granted();
+std::size_t arbiter_waiting();
+
+}  // namespace tfbench::impl

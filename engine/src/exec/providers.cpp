@@ -1,0 +1,56 @@
+// Provider declarations and sets (seed D8).
+
+#include "tfbench/engine/exec/providers.hpp"
+
+#include <algorithm>
+#include <atomic>
+
+namespace tfbench {
+
+namespace {
+std::uint64_t fresh_generation() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+}  // namespace
+
+ProviderSet::ProviderSet() : generation_(fresh_generation()) {}
+
+void ProviderSet::set(ProviderSlot slot, std::vector<const ProviderDecl*> candidates) {
+  candidates.erase(std::remove(candidates.begin(), candidates.end(), nullptr), candidates.end());
+  slots_[static_cast<int>(slot)] = std::move(candidates);
+  generation_ = fresh_generation();
+}
+
+namespace providers {
+const ProviderDecl kokkos_batched_serial{"kokkos-batched-serial", ProviderParallelism::Sequential, true, true,
+                                         false};
+const ProviderDecl kokkos_same_pool{"kokkos-same-pool", ProviderParallelism::SamePool, true, true, false};
+const ProviderDecl openblas{"openblas", ProviderParallelism::IndependentRuntime, true, true, false};
+const ProviderDecl lapack{"lapack", ProviderParallelism::IndependentRuntime, true, true, false};
+const ProviderDecl libxsmm{"libxsmm", ProviderParallelism::Sequential, true, true, false};
+const ProviderDecl vendor_batched{"vendor-batched", ProviderParallelism::IndependentRuntime, true, false,
+                                  true};
+}  // namespace providers
+
+ProviderSet default_provider_set(ExecSpaceKind space) {
+  ProviderSet set;
+  if (is_host_space(space)) {
+    set.set(ProviderSlot::Gemm, {&providers::openblas, &providers::kokkos_same_pool});
+    set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::openblas});
+    set.set(ProviderSlot::BatchedLu, {&providers::kokkos_batched_serial, &providers::lapack});
+    set.set(ProviderSlot::BatchedSolve, {&providers::kokkos_batched_serial, &providers::lapack});
+    set.set(ProviderSlot::Contraction, {&providers::openblas, &providers::kokkos_same_pool});
+  } else {
+    set.set(ProviderSlot::Gemm, {&providers::kokkos_same_pool});
+    set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::kokkos_same_pool});
+    set.set(ProviderSlot::BatchedLu, {&providers::kokkos_batched_serial});
+    set.set(ProviderSlot::BatchedSolve, {&providers::kokkos_batched_serial});
+    set.set(ProviderSlot::Contraction, {&providers::kokkos_same_pool});
+  }
+  set.set(ProviderSlot::Elementwise, {&providers::kokkos_same_pool});
+  set.set(ProviderSlot::Reduction, {&providers::kokkos_same_pool});
+  return set;
+}
+
+}  // namespace tfbench

@@ -1,0 +1,9 @@
+// Must not compile: deriving from the token does not grant its private constructor.
+#include "tfbench/engine/exec/native_session.hpp"
+
+struct Forger : tfbench::NativeSessionRef {
+  Forger() : tfbench::NativeSessionRef(nullptr, nullptr) {}
+};
+int main() {
+  Forger f;
+}
