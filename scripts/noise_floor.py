@@ -5,11 +5,14 @@ regression threshold it supports.
   noise_floor.py COMPARE.json [--json OUT.json]
 
 COMPARE.json is `tfbench compare A.h5 B.h5 --format json` of two sides that ran the same binary.
-Every |new/base - 1| is pure noise, so a gate threshold below the largest of them would have
-flagged noise as a change on this machine. Prints the distribution (median, 90th and 95th
+Every |new/base - 1| is pure noise. A case becomes a verdict only when its shift exceeds the
+threshold AND its p-value is below alpha, so the threshold this machine supports is the largest
+shift among the A/A cases with p < alpha, rounded up to a whole percent: any lower threshold would
+have raised a false alarm here. The conservative figure is the largest shift of any case (a noisy
+case can reach significance in another run). Prints the distribution (median, 90th and 95th
 percentile, max), the cases that moved most, the verdicts the A/A got (any REGRESSION or
-IMPROVEMENT is a false positive), and the supported threshold: the max, rounded up to a whole
-percent. Exit 0 when no false REGRESSION, 1 otherwise, 2 on unusable input.
+IMPROVEMENT is a false positive) and both thresholds. Exit 0 when no false REGRESSION, 1
+otherwise, 2 on unusable input.
 """
 
 import argparse
@@ -32,13 +35,19 @@ def noise_floor(cmp):
         raise ToolError("no case with a finite ratio in the comparison")
     dev = np.array([d for d, _ in rows])
     top = sorted(rows, key=lambda dc: -dc[0])[:5]
+    alpha = cmp.alpha if isinstance(cmp.alpha, (int, float)) else 0.05
+    # Only a significant shift can become a verdict: the threshold must lie above those.
+    significant = [d for d, c in rows if isinstance(c.get("p"), (int, float)) and c["p"] < alpha]
+    supported = max(1.0, math.ceil(max(significant))) if significant else 1.0
     return {
         "cases": len(rows),
         "median_pct": float(np.median(dev)),
         "p90_pct": float(np.percentile(dev, 90)),
         "p95_pct": float(np.percentile(dev, 95)),
         "max_pct": float(dev.max()),
-        "supported_threshold_pct": float(max(1.0, math.ceil(dev.max()))),
+        "significant_cases": len(significant),
+        "supported_threshold_pct": float(supported),
+        "conservative_threshold_pct": float(max(1.0, math.ceil(dev.max()))),
         "threshold_pct": cmp.threshold_pct,
         "verdicts": {v: cmp.count(v) for v in ("REGRESSION", "IMPROVEMENT", "NO_CHANGE",
                                                 "INCONCLUSIVE")},
@@ -70,7 +79,10 @@ def main(argv=None):
     print(f"A/A verdicts: {v['REGRESSION']} REGRESSION, {v['IMPROVEMENT']} IMPROVEMENT (both false "
           f"positives), {v['NO_CHANGE']} NO_CHANGE, {v['INCONCLUSIVE']} INCONCLUSIVE")
     thr = nf["threshold_pct"]
-    line = f"supported threshold: >= {nf['supported_threshold_pct']:g}% on this machine"
+    line = (f"supported threshold: >= {nf['supported_threshold_pct']:g}% (the largest shift among the "
+            f"{nf['significant_cases']} A/A case(s) with p < alpha; any threshold below it would "
+            f"have raised a false alarm here); conservative: >= "
+            f"{nf['conservative_threshold_pct']:g}% (the largest A/A shift of any case)")
     if isinstance(thr, (int, float)):
         line += (f"; the gate's default {thr:g}% is " +
                  ("above it (ok)" if thr >= nf["supported_threshold_pct"] else

@@ -121,7 +121,9 @@ class CompareResultsTest(unittest.TestCase):
         with open(out) as fh:
             nf = json.load(fh)
         self.assertGreater(nf["max_pct"], 50)  # the injected 1.6x
-        self.assertEqual(nf["supported_threshold_pct"], math.ceil(nf["max_pct"]))
+        self.assertEqual(nf["supported_threshold_pct"], math.ceil(nf["max_pct"]))  # p < alpha
+        self.assertEqual(nf["significant_cases"], 2)
+        self.assertEqual(nf["conservative_threshold_pct"], math.ceil(nf["max_pct"]))
         self.assertIn(SLOW, nf["largest"][0]["case_id"])
         self.assertIn("BELOW it", r.stdout)
 
