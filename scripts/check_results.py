@@ -39,6 +39,8 @@ def check(result, threads=None, runs=None, allow_incomplete=False, min_ok_rows=1
                 problems.append(f"{wt}: thread counts not verified (exit {w['exit']!r}, kokkos "
                                 f"{w['kokkos_threads']}, blas {w['blas_threads']} of "
                                 f"{w.get('blas_threads_requested')})")
+            elif not w.ok:
+                problems.append(f"{wt}: worker pid {w.get('pid')} ended with {w['exit']!r}")
             if threads is not None:
                 for field in ("threads", "kokkos_threads", "blas_threads"):
                     if int(w[field]) != threads:

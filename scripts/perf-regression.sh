@@ -1,4 +1,5 @@
 #!/usr/bin/env bash
+# shellcheck disable=SC2034  # inject_*, nc_*, cfg_*, bin_* are read indirectly: ${!name}
 # Performance-regression gate: builds two revisions in separate build trees, runs the CI benchmark
 # config for both INTERLEAVED (rounds of one `tfbench run` per side, order alternating
 # base,head / head,base so that machine drift hits both alike), merges each side's rounds with
@@ -21,6 +22,8 @@
 #   --inject-base SPEC    TFBENCH_FAULT_INJECT=SPEC for the base side's runs (testing the gate)
 #   --inject-head SPEC    TFBENCH_FAULT_INJECT=SPEC for the head side's runs (testing the gate)
 #   --report              also write report.md + figures with scripts/compare_results.py
+#   --ceilings            measure the machine ceilings in every run (default: --no-ceilings
+#                         where the side's tfbench has it; they do not enter the comparison)
 #   --jobs N              build jobs [TFBENCH_JOBS or nproc]
 #
 # Exit: 0 no regression (also: SKIPPED, when the base revision has no benchmark to run);
@@ -33,10 +36,10 @@ set -euo pipefail
 repo=$(cd "$(dirname "$0")/.." && pwd)
 say() { printf '[perf-regression] %s\n' "$*" >&2; }
 die() { printf '[perf-regression] ERROR: %s\n' "$*" >&2; exit 2; }
-usage() { sed -n '2,33p' "$0" >&2; exit 2; }
+usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 t_start=$SECONDS
 
-aa=0 rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0
+aa=0 rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0
 work=${TFBENCH_CACHE:-$HOME/.cache/tfbench}/perf-regression
 bin_base="" bin_head="" inject_base="" inject_head="" jobs=${TFBENCH_JOBS:-$(nproc)}
 revs=()
@@ -55,6 +58,7 @@ while [ $# -gt 0 ]; do
     --inject-base) inject_base=${2:?}; shift 2 ;;
     --inject-head) inject_head=${2:?}; shift 2 ;;
     --report) report=1; shift ;;
+    --ceilings) ceilings=1; shift ;;
     --jobs) jobs=${2:?}; shift 2 ;;
     -h|--help) usage ;;
     -*) say "unknown option $1"; usage ;;
@@ -178,13 +182,24 @@ cfg_base=$(cfg_of base) cfg_head=$(cfg_of head)
 [ -n "$cfg_head" ] || die "no configs/ci.yaml for the head side (give --config)"
 [ -n "$cfg_base" ] || skip "no configs/ci.yaml for the base side"
 
+# Machine ceilings (a dgemm and a triad per worker) do not enter the comparison: skip them where
+# the side's tfbench can.
+nc_base="" nc_head=""
+for side in base head; do
+  b=bin_$side
+  if [ "$ceilings" = 0 ] && "${!b}" run --help 2>&1 | grep -q -- --no-ceilings; then
+    printf -v "nc_$side" '%s' --no-ceilings
+  fi
+done
+
 # ------------------------------------------------------------------ interleaved runs
 t_runs=$SECONDS
 run_side() {  # $1 = side, $2 = round
   local side=$1 r=$2 b=bin_$1 inj=inject_$1 cfg=cfg_$1
   local file="$out/runs/$side-r$r.h5" log="$out/logs/run-$side-r$r.log" t0=$SECONDS rc=0
+  local extra=nc_$1
   # shellcheck disable=SC2086
-  env ${!inj:+TFBENCH_FAULT_INJECT="${!inj}"} "${!b}" run "${!cfg}" --out "$file" $run_args \
+  env ${!inj:+TFBENCH_FAULT_INJECT="${!inj}"} "${!b}" run "${!cfg}" --out "$file" ${!extra} $run_args \
     >"$log" 2>&1 || rc=$?
   [ -s "$file" ] || { tail -n 20 "$log" >&2; die "$side round $r wrote no result file (exit $rc, log: $log)"; }
   local note=""

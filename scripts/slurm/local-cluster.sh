@@ -189,8 +189,8 @@ stop_daemon() {  # $1 = pid file, $2 = name
   local pid
   pid=$(cat "$1")
   kill -TERM "$pid" 2>/dev/null || true
-  local i
-  for i in $(seq 1 40); do
+  local _
+  for _ in $(seq 1 40); do
     [ -d "/proc/$pid" ] || { say "stopped $2 (pid $pid)"; return 0; }
     sleep 0.25
   done
@@ -251,7 +251,7 @@ main() {
     stop) cmd_stop "$@" ;;
     env) cmd_env "$@" ;;
     diagnose) cmd_diagnose "$@" ;;
-    *) sed -n '2,20p' "$0" >&2; exit 1 ;;
+    *) awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 1 ;;
   esac
 }
 main "$@"

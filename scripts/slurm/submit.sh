@@ -26,7 +26,7 @@ set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 repo=$(cd "$here/../.." && pwd)
 die() { echo "submit: error: $*" >&2; exit 2; }
-usage() { sed -n '2,26p' "$0" >&2; exit 2; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 
 threads=1 out="" bin=${TFBENCH:-$repo/build/default/harness/tfbench} run_args="" dry=0
 common=() configs=() exclusive=()

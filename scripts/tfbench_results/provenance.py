@@ -7,7 +7,9 @@ def thread_summary(run):
     """'1 ok (kokkos 1, blas 1), 2 FAILED: <why>' over the run's workers."""
     parts = []
     for w in run.workers:
-        state = "verified" if w.verified else f"NOT verified ({w['exit']})"
+        state = "verified" if w.verified else "NOT verified"
+        if not w.ok:
+            state += f" ({w['exit']})"
         parts.append(f"{w['threads']}t {w['exec_space']} {state}: kokkos {w['kokkos_threads']}, "
                      f"blas {w['blas_threads']}")
     return "; ".join(parts) if parts else "no workers"
@@ -55,6 +57,7 @@ PROVENANCE_FIELDS = (
     ("Kokkos Kernels", "kokkos_kernels_version"), ("BLAS", "blas_vendor"),
     ("BLAS threading", "blas_threading"), ("config sha256", "config_sha256"),
     ("command", "command_line"), ("start", "start_utc"), ("end", "end_utc"),
+    ("merged from", "merged_from"),
 )
 
 
@@ -80,5 +83,6 @@ def markdown_table(runs_by_label):
             uniq = list(OrderedDict.fromkeys(vals))
             cell = "<br>".join(uniq[:3]) + (f"<br>(+{len(uniq) - 3} more)" if len(uniq) > 3 else "")
             cells.append(cell.replace("|", "\\|"))
-        out.append(f"| {name} | " + " | ".join(cells) + " |")
+        if any(cells):
+            out.append(f"| {name} | " + " | ".join(cells) + " |")
     return "\n".join(out)

@@ -79,9 +79,15 @@ class Worker(dict):
 
     @property
     def verified(self):
-        """True when the worker ran with the thread counts it was asked for."""
-        return (self["exit"] == "ok" and self["kokkos_threads"] == self["threads"]
-                and self["blas_threads"] == self.get("blas_threads_requested", self["threads"]))
+        """True when the worker confirmed the thread counts it was asked for (it may still have
+        crashed later in a case: see `exit`)."""
+        return (not str(self["exit"]).startswith("verification failed")
+                and int(self["kokkos_threads"]) == int(self["threads"])
+                and int(self["blas_threads"]) == int(self.get("blas_threads_requested", self["threads"])))
+
+    @property
+    def ok(self):
+        return self["exit"] == "ok"
 
 
 class Row(dict):
