@@ -19,8 +19,12 @@ class BatchedSolve final : public Family {
   std::vector<ParamSpec> parameters() const override { return solve_params(); }
 
   std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const override {
-    (void)solve_shape(ParamReader(std::string(name()), parameters(), params));
+    const SolveShape s = solve_shape(ParamReader(std::string(name()), parameters(), params));
     std::vector<VariantInfo> out;
+    for (const EngineStrategy& e : engine_strategies()) {
+      out.push_back({e.variant, VariantKind::Engine, "tfbench",
+                     e.strategy ? tfbench::name(*e.strategy) : "auto", engine_solve_refusal(s, ctx, e)});
+    }
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
     out.push_back({"peer:lapack", VariantKind::Peer, "lapack", "", std::nullopt});
     out.push_back({"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()});
@@ -38,6 +42,7 @@ class BatchedSolve final : public Family {
   template <class T>
   std::unique_ptr<Instance> make(const SolveShape& s, const std::string& variant,
                                  const RunContext& ctx) const {
+    if (const EngineStrategy* e = find_engine_strategy(variant)) return make_engine_solve<T>(s, ctx, *e);
     if (variant == "peer:kokkosbatched") return make_kokkos_batched_solve<T>(s, ctx);
     if (variant == "peer:lapack") return make_lapack_loop<T>(s, ctx);
     if (variant == "peer:numpy") return make_numpy_solve<T>(s, ctx);
