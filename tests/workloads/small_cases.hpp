@@ -59,6 +59,8 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
   cases["session_overhead"] = {
       Params(P{{"op", std::string("empty")}, {"repeat", std::int64_t{10}}}),
       Params(P{{"op", std::string("phase")}, {"elements", std::int64_t{1001}}}),
+      Params(P{
+          {"op", std::string("chain")}, {"elements", std::int64_t{777}}, {"chain_length", std::int64_t{3}}}),
   };
   cases["ad"] = {
       Params(P{{"kind", std::string("chain")}, {"n", std::int64_t{8}}, {"depth", std::int64_t{3}}}),
