@@ -44,6 +44,10 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
       Params(P{{"kind", std::string("binary")}, {"keys", std::string("mixed")}, {"size", std::int64_t{5}}}),
       Params(P{{"kind", std::string("nary")}, {"keys", std::string("fixed")}, {"size", std::int64_t{6}}}),
   };
+  cases["resident_chain"] = {
+      Params(P{{"n", std::int64_t{9}}, {"steps", std::int64_t{3}}}),
+      Params(P{{"n", std::int64_t{32}}, {"steps", std::int64_t{1}}}),
+  };
   cases["resource_churn"] = {
       Params(P{{"min_kib", 1.0},
                {"max_kib", 256.0},

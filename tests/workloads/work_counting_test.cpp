@@ -148,3 +148,18 @@ TEST_CASE("ad counts the forward and the backward pass", "[workloads]") {
   const Params both(P{{"kind", std::string("chain")}, {"n", std::int64_t{4}}, {"depth", std::int64_t{2}}});
   CHECK(work_of("ad", both, "peer:blas").flops == Approx(288.0 + 528.0));
 }
+
+TEST_CASE("resident_chain keeps its chain resident and counts every transfer", "[workloads]") {
+  const Params p(P{{"n", std::int64_t{8}}, {"steps", std::int64_t{4}}});
+  const Work w = work_of("resident_chain", p, "engine:resident");
+  CHECK(w.flops == Approx(4 * (2.0 * 512 + 3.0 * 64)));
+  const Family* f = find_family("resident_chain");
+  auto resident = f->instantiate(p, "engine:resident", test::context_of_test());
+  REQUIRE(resident->check().passed);
+  CHECK(resident->resources().transfers == 1.0);  // the final download only
+  CHECK(resident->metrics().at("transfers_inside_chain") == 0.0);
+  auto each = f->instantiate(p, "engine:download_each", test::context_of_test());
+  REQUIRE(each->check().passed);
+  CHECK(each->resources().transfers == 4.0);
+  CHECK(each->metrics().at("transfers_inside_chain") == 3.0);
+}

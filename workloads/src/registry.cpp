@@ -6,6 +6,7 @@
 #include "compute_control/compute_control.hpp"
 #include "contraction_replay/contraction_replay.hpp"
 #include "packed_small/packed_small.hpp"
+#include "resident_chain/resident_chain.hpp"
 #include "resource_churn/resource_churn.hpp"
 #include "session_overhead/session_overhead.hpp"
 
@@ -17,6 +18,7 @@ const std::vector<const Family*>& families() {
       &packed_small_family(),
       &contraction_replay_family(),
       &batched_solve_family(),
+      &resident_chain_family(),
       &resource_churn_family(),
       &session_overhead_family(),
       &ad_family(),
