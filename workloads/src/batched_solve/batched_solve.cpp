@@ -13,7 +13,8 @@ class BatchedSolve final : public Family {
   std::string_view name() const override { return "batched_solve"; }
   std::string_view description() const override {
     return "batched LU + solve X_i = A_i^-1 B_i (n = 2..32, nrhs >= 1, diagonally dominant A): the engine "
-           "under each batch strategy against a LAPACK getrf/getrs loop, raw KokkosBatched LU + SolveLU "
+           "under each batch strategy against a LAPACK gesv (getrf + getrs) loop, raw KokkosBatched LU + "
+           "SolveLU "
            "and NumPy";
   }
   std::vector<ParamSpec> parameters() const override { return solve_params(); }
