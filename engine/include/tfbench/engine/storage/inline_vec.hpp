@@ -30,6 +30,18 @@ class InlineVec {
   InlineVec(std::initializer_list<T> list) { assign(list.begin(), list.end()); }
   InlineVec(const T* first, const T* last) { assign(first, last); }
   explicit InlineVec(Span<const T> values) { assign(values.begin(), values.end()); }
+  /// From any contiguous container of T (std::vector<Index>, std::array<Index, N>).
+  template <
+      class C,
+      class = std::enable_if_t<
+          std::is_same<std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<const C&>().data())>>,
+                       T>::value &&
+          !std::is_same<std::decay_t<C>, InlineVec>::value &&
+          !std::is_same<std::decay_t<C>, Span<const T>>::value>>
+  InlineVec(const C& values)  // NOLINT(google-explicit-constructor): shapes convert from containers
+  {
+    assign(values.data(), values.data() + values.size());
+  }
 
   InlineVec(const InlineVec& other) { assign(other.begin(), other.end()); }
   InlineVec(InlineVec&& other) noexcept { steal(other); }
