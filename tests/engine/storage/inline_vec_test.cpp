@@ -3,8 +3,9 @@
 
 #include <array>
 #include <vector>
-#include "alloc_counter.hpp"
 
+#include "alloc_counter.hpp"
+#include "tfbench/engine/storage/inline_vec.hpp"
 #include "tfbench/engine/storage/tensor.hpp"
 
 using tfbench::Index;

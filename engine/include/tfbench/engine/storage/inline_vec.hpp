@@ -43,10 +43,21 @@ class InlineVec {
     assign(values.data(), values.data() + values.size());
   }
 
-  InlineVec(const InlineVec& other) { assign(other.begin(), other.end()); }
+  InlineVec(const InlineVec& other) {
+    if (other.heap_)
+      assign(other.begin(), other.end());
+    else
+      copy_inline(other);
+  }
   InlineVec(InlineVec&& other) noexcept { steal(other); }
   InlineVec& operator=(const InlineVec& other) {
-    if (this != &other) assign(other.begin(), other.end());
+    if (this == &other) return *this;
+    if (other.heap_) {
+      assign(other.begin(), other.end());
+    } else {
+      release();
+      copy_inline(other);
+    }
     return *this;
   }
   InlineVec& operator=(InlineVec&& other) noexcept {
@@ -115,6 +126,11 @@ class InlineVec {
   friend bool operator!=(const InlineVec& a, const InlineVec& b) noexcept { return !(a == b); }
 
  private:
+  // The inline buffer is always fully initialized, so whole-buffer copies are well defined.
+  void copy_inline(const InlineVec& other) noexcept {
+    std::memcpy(inline_, other.inline_, sizeof(inline_));
+    size_ = other.size_;
+  }
   void assign_fill(std::size_t count, const T& value) {
     reserve(count);
     std::fill(data(), data() + count, value);
@@ -136,8 +152,8 @@ class InlineVec {
     if (other.heap_) {
       heap_ = std::move(other.heap_);
       capacity_ = other.capacity_;
-    } else if (size_ > 0) {
-      std::memcpy(inline_, other.inline_, size_ * sizeof(T));
+    } else {
+      std::memcpy(inline_, other.inline_, sizeof(inline_));  // fixed size: inlined, no libc call
     }
     other.release();
   }
