@@ -67,7 +67,7 @@ class InlineVec {
     }
     return *this;
   }
-  ~InlineVec() { release(); }
+  ~InlineVec() = default;  // the unique_ptr frees a spilled buffer
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
