@@ -187,6 +187,8 @@ Result<CpuBackend, BackendError> CpuBackend::create(const CpuBackendConfig& conf
   state->default_policy = config.batch_policy;
   state->providers = default_provider_set(state->context.space);
   state->plan_cache.configure(config.plan_cache_capacity);
+  state->host_pool = HostPool::create(config.pool);
+  state->device_pool = DevicePool::create(config.pool);
   state->token_scope = &Internal::token_scope;
   impl::warm_serial_scratch();
   return CpuBackend(std::move(state));
@@ -342,6 +344,15 @@ std::uint64_t CpuBackend::provider_generation() const {
 PlanCache& CpuBackend::plan_cache() {
   return state_->plan_cache;
 }
+const std::shared_ptr<HostPool>& CpuBackend::host_pool() const {
+  return state_->host_pool;
+}
+const std::shared_ptr<DevicePool>& CpuBackend::device_pool() const {
+  return state_->device_pool;
+}
+LeaseStats CpuBackend::lease_stats() const {
+  return state_->lease_counters->snapshot();
+}
 bool CpuBackend::poisoned() const {
   return state_->poisoned.load(std::memory_order_acquire);
 }
@@ -359,6 +370,8 @@ Result<void, SessionEntryError> reset_state(BackendState* state) {
   PermitNode node;
   if (auto err = acquire_permit(*state, node)) return unexpected(std::move(*err));
   state->plan_cache.clear();
+  state->host_pool->clear();
+  state->device_pool->clear();
   {
     std::lock_guard<std::mutex> lock(state->poison_mutex);
     state->poison_reason.clear();
@@ -410,6 +423,8 @@ Result<DeviceBackend, BackendError> DeviceBackend::create(const DeviceBackendCon
   state->default_policy = config.batch_policy;
   state->providers = default_provider_set(space);
   state->plan_cache.configure(config.plan_cache_capacity);
+  state->host_pool = HostPool::create(config.pool);
+  state->device_pool = DevicePool::create(config.pool);
   state->token_scope = &Internal::token_scope;
   impl::warm_serial_scratch();
   return DeviceBackend(std::move(state));
@@ -448,6 +463,15 @@ std::uint64_t DeviceBackend::provider_generation() const {
 }
 PlanCache& DeviceBackend::plan_cache() {
   return state_->plan_cache;
+}
+const std::shared_ptr<HostPool>& DeviceBackend::host_pool() const {
+  return state_->host_pool;
+}
+const std::shared_ptr<DevicePool>& DeviceBackend::device_pool() const {
+  return state_->device_pool;
+}
+LeaseStats DeviceBackend::lease_stats() const {
+  return state_->lease_counters->snapshot();
 }
 bool DeviceBackend::poisoned() const {
   return state_->poisoned.load(std::memory_order_acquire);

@@ -43,6 +43,9 @@ class BackendState {
   BatchPolicy default_policy;
   ProviderSet providers;
   PlanCache plan_cache;
+  std::shared_ptr<HostPool> host_pool;
+  std::shared_ptr<DevicePool> device_pool;
+  std::shared_ptr<LeaseCounters> lease_counters = std::make_shared<LeaseCounters>();
   TokenScope token_scope = nullptr;
 
   std::atomic<bool> poisoned{false};

@@ -101,6 +101,9 @@ SessionCore root_core(BackendState& state) {
   core.providers = &state.providers;
   core.default_policy = &state.default_policy;
   core.plan_cache = &state.plan_cache;
+  core.host_pool = state.host_pool.get();
+  core.device_pool = state.device_pool.get();
+  core.lease_counters = &state.lease_counters;
   return core;
 }
 
@@ -156,6 +159,19 @@ namespace tfbench {
 
 std::uint64_t Session::backend_id() const {
   return core().backend->id;
+}
+
+ScratchLease Session::scratch(std::size_t bytes) {
+  const impl::SessionCore& c = core();
+  ScratchLease lease;
+  lease.memory_ = c.context.memory;
+  if (lease.memory_ == MemoryKind::Host) {
+    lease.host_ = c.host_pool->checkout(bytes);
+  } else {
+    lease.device_ = c.device_pool->checkout(bytes);
+  }
+  (*c.lease_counters)->scratch_opened.fetch_add(1, std::memory_order_relaxed);
+  return lease;
 }
 
 void Session::poison(const std::string& reason) {

@@ -8,6 +8,7 @@
 
 #include <atomic>
 #include <numeric>
+#include <set>
 #include <stdexcept>
 #include <vector>
 
@@ -156,4 +157,34 @@ TEST_CASE("lane_item_range splits items contiguously", "[exec][lanes]") {
   REQUIRE(lane_item_range(2, 3, 10) == std::make_pair<std::int64_t, std::int64_t>(7, 10));
   REQUIRE(lane_item_range(3, 4, 2) == std::make_pair<std::int64_t, std::int64_t>(2, 2));
   REQUIRE(lane_item_range(0, 0, 2) == std::make_pair<std::int64_t, std::int64_t>(0, 0));
+}
+
+TEST_CASE("Each lane draws private scratch and outputs from the shared pool, all returned after the join",
+          "[exec][lanes][lease]") {
+  auto backend = tfbench::testing::test_backend();
+  const int lanes = backend.context().threads;
+  std::vector<void*> blocks(static_cast<std::size_t>(lanes), nullptr);
+  std::vector<double> sums(static_cast<std::size_t>(lanes), 0);
+  std::atomic<int> holding{0};
+  auto ran = backend.with_session([&](Session& s) {
+    return with_outer_lanes(s, {&p::kokkos_batched_serial}, [&](OuterLane& lane) {
+      auto scratch = lane.session().scratch(4096);
+      auto out = lane.session().output_lease<double>({256});
+      ++holding;  // compare addresses while every lane holds its blocks (a returned block is reused)
+      tfbench::testing::eventually([&] { return holding.load() == lane.count(); });
+      double* tmp = scratch.as<double>(256);
+      for (int i = 0; i < 256; ++i) tmp[i] = lane.index() + i;
+      for (int i = 0; i < 256; ++i) out.data()[i] = tmp[i];
+      blocks[static_cast<std::size_t>(lane.index())] = scratch.data();
+      auto tensor = std::move(out).publish_host();
+      double sum = 0;
+      for (Index i = 0; i < 256; ++i) sum += tensor.at({i});
+      sums[static_cast<std::size_t>(lane.index())] = sum;
+    });
+  });
+  REQUIRE(ran.value().has_value());
+  REQUIRE(std::set<void*>(blocks.begin(), blocks.end()).size() == blocks.size());
+  for (int l = 0; l < lanes; ++l) REQUIRE(sums[static_cast<std::size_t>(l)] == 256.0 * l + 255.0 * 256 / 2);
+  REQUIRE(backend.host_pool()->stats().checkouts_outstanding == 0);
+  REQUIRE(backend.lease_stats().outputs_published == static_cast<std::uint64_t>(lanes));
 }

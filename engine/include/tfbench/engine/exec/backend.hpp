@@ -69,6 +69,7 @@ struct CpuBackendConfig {
   Admission admission = Admission::Queue;
   BatchPolicy batch_policy;  // the backend default (lowest precedence)
   std::size_t plan_cache_capacity = PlanCache::kDefaultCapacity;
+  PoolConfig pool;  // the backend's pools (outputs, scratch)
 };
 
 struct DeviceBackendConfig {
@@ -76,6 +77,7 @@ struct DeviceBackendConfig {
   Admission admission = Admission::Queue;
   BatchPolicy batch_policy;
   std::size_t plan_cache_capacity = PlanCache::kDefaultCapacity;
+  PoolConfig pool;
 };
 
 /// Why a native visitor did not run.
@@ -155,10 +157,15 @@ class CpuBackend {
                                                 std::vector<const ProviderDecl*> candidates);
   std::uint64_t provider_generation() const;
   PlanCache& plan_cache();
+  /// The pools sessions draw outputs and scratch from (stats, configure, clear), and lease counters.
+  const std::shared_ptr<HostPool>& host_pool() const;
+  const std::shared_ptr<DevicePool>& device_pool() const;
+  LeaseStats lease_stats() const;
   /// Whether a session reported an unrecoverable failure (Session::poison), and why.
   bool poisoned() const;
   std::string poison_reason() const;
-  /// Clears the poison after dropping possibly-corrupt state (the plan cache). Admitted like a session.
+  /// Clears the poison after dropping possibly-corrupt state (plan cache, cached pool blocks). Admitted
+  /// like a session.
   Result<void, SessionEntryError> reset();
 
   /// The services behind a CPU token; typed error for none, another leaf's token, or another thread.
@@ -195,6 +202,9 @@ class DeviceBackend {
                                                 std::vector<const ProviderDecl*> candidates);
   std::uint64_t provider_generation() const;
   PlanCache& plan_cache();
+  const std::shared_ptr<HostPool>& host_pool() const;
+  const std::shared_ptr<DevicePool>& device_pool() const;
+  LeaseStats lease_stats() const;
   bool poisoned() const;
   Result<void, SessionEntryError> reset();
 

@@ -16,6 +16,7 @@
 #include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/exec/execution_context.hpp"
 #include "tfbench/engine/exec/impl/session_core.hpp"
+#include "tfbench/engine/exec/leases.hpp"
 #include "tfbench/engine/exec/native_session.hpp"
 #include "tfbench/engine/exec/plan_cache.hpp"
 #include "tfbench/engine/exec/providers.hpp"
@@ -52,6 +53,19 @@ class Session {
   /// The backend default batch policy, and the scoped override in force (if any).
   const BatchPolicy& backend_batch_policy() const { return *core().default_policy; }
   const std::optional<BatchPolicy>& scoped_batch_policy() const { return core().scoped_policy; }
+  /// The backend's pools (thread-safe; lanes share them). Outputs and scratch of a session come from
+  /// the pool of its context().memory.
+  HostPool& host_pool() const { return *core().host_pool; }
+  DevicePool& device_pool() const { return *core().device_pool; }
+
+  // ---- leases (seed D11): owning checkouts that coexist; see leases.hpp
+  /// Uninitialized scratch bytes in the session's memory, back to the pool when the lease ends.
+  ScratchLease scratch(std::size_t bytes);
+  /// An uninitialized output of numel(shape) elements of T in the session's memory; publish() it
+  /// after writing every element. Throws StorageError for an invalid shape.
+  template <class T, class R = DynRank>
+  OutputLease<T, R> output_lease(Extents<R> shape);
+
   /// Operation hook: the providers operations choose from, in preference order per slot.
   virtual const ProviderSet& providers() const { return *core().providers; }
   /// The process-unique id of the backend this session belongs to.
@@ -80,6 +94,22 @@ struct SessionAccess {
   static const SessionCore& core(const Session& session) { return session.core(); }
 };
 }  // namespace impl
+
+template <class T, class R>
+OutputLease<T, R> Session::output_lease(Extents<R> shape) {
+  const Index n = impl::checked_elements<T>(Span<const Index>(shape.data(), shape.size()), "output_lease");
+  const std::size_t bytes = static_cast<std::size_t>(n) * sizeof(T);
+  const impl::SessionCore& c = core();
+  PooledBlock<Kokkos::HostSpace> host;
+  PooledBlock<DeviceMemorySpace> device;
+  if (c.context.memory == MemoryKind::Host) {
+    host = c.host_pool->checkout(bytes);
+  } else {
+    device = c.device_pool->checkout(bytes);
+  }
+  return OutputLease<T, R>(std::move(host), std::move(device), std::move(shape), n, c.context.memory,
+                           *c.lease_counters);
+}
 
 /// Delegation/composition base for user sessions: forwards everything to `inner`, withholds the
 /// native token unless native_session() is overridden to forward it.

@@ -4,11 +4,13 @@
 // forwards to its delegate's core.
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 
 #include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/exec/execution_context.hpp"
 #include "tfbench/engine/exec/providers.hpp"
+#include "tfbench/engine/storage/pool.hpp"
 
 namespace tfbench {
 class PlanCache;
@@ -17,6 +19,7 @@ class PlanCache;
 namespace tfbench::impl {
 
 class BackendState;
+struct LeaseCounters;
 
 struct SessionCore {
   std::uint64_t serial = 0;  // distinguishes sessions that reuse one stack address (per thread)
@@ -26,6 +29,9 @@ struct SessionCore {
   const BatchPolicy* default_policy = nullptr;
   std::optional<BatchPolicy> scoped_policy;
   PlanCache* plan_cache = nullptr;
+  HostPool* host_pool = nullptr;
+  DevicePool* device_pool = nullptr;
+  const std::shared_ptr<LeaseCounters>* lease_counters = nullptr;
 };
 
 /// Restores a session's scoped batch policy on scope exit, on return and on exception.
