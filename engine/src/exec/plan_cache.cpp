@@ -48,7 +48,7 @@ bool PlanKey::operator==(const PlanKey& o) const {
 
 std::size_t PlanKey::hash() const {
   std::size_t seed = std::hash<std::string>()(operation);
-  mix(seed, std::hash<std::string>()(dtype));
+  mix(seed, static_cast<std::size_t>(dtype));
   for (auto v : shapes) mix(seed, std::hash<std::int64_t>()(v));
   mix(seed, 0x5eed);
   for (auto v : strides) mix(seed, std::hash<std::int64_t>()(v));
@@ -69,11 +69,11 @@ std::size_t PlanKey::hash() const {
   return seed;
 }
 
-PlanKey make_plan_key(const Session& session, std::string operation, std::string dtype,
+PlanKey make_plan_key(const Session& session, std::string operation, DType dtype,
                       const std::optional<BatchPolicy>& per_operation) {
   PlanKey key;
   key.operation = std::move(operation);
-  key.dtype = std::move(dtype);
+  key.dtype = dtype;
   key.provider_generation = session.providers().generation();
   const ExecutionContext& c = session.context();
   key.device = PlanDeviceKey{c.space, c.memory, c.device, c.threads, c.outer_active};
