@@ -48,7 +48,7 @@ bool PlanKey::operator==(const PlanKey& o) const {
 
 std::size_t PlanKey::hash() const {
   std::size_t seed = std::hash<std::string>()(operation);
-  mix(seed, static_cast<std::size_t>(dtype));
+  mix(seed, std::hash<std::string>()(dtype));
   for (auto v : shapes) mix(seed, std::hash<std::int64_t>()(v));
   mix(seed, 0x5eed);
   for (auto v : strides) mix(seed, std::hash<std::int64_t>()(v));
@@ -71,9 +71,14 @@ std::size_t PlanKey::hash() const {
 
 PlanKey make_plan_key(const Session& session, std::string operation, DType dtype,
                       const std::optional<BatchPolicy>& per_operation) {
+  return make_plan_key(session, std::move(operation), std::string(name(dtype)), per_operation);
+}
+
+PlanKey make_plan_key(const Session& session, std::string operation, std::string dtype,
+                      const std::optional<BatchPolicy>& per_operation) {
   PlanKey key;
   key.operation = std::move(operation);
-  key.dtype = dtype;
+  key.dtype = std::move(dtype);
   key.provider_generation = session.providers().generation();
   const ExecutionContext& c = session.context();
   key.device = PlanDeviceKey{c.space, c.memory, c.device, c.threads, c.outer_active};

@@ -59,7 +59,7 @@ struct Preparer {
 TEST_CASE("Plan keys differ in every part and hash consistently", "[exec][plan]") {
   PlanKey base;
   base.operation = "contract:ij,jk->ik";
-  base.dtype = DType::F64;
+  base.dtype = "f64";
   base.add_operand({2, 3}, {1, 2}).add_operand({3, 4}, {});
   PlanKey same = base;
   REQUIRE(same == base);
@@ -67,7 +67,7 @@ TEST_CASE("Plan keys differ in every part and hash consistently", "[exec][plan]"
 
   std::vector<PlanKey> changed(7, base);
   changed[0].operation = "contract:ij,jk->ki";
-  changed[1].dtype = DType::F32;
+  changed[1].dtype = "f32";
   changed[2].shapes.back() = 5;
   changed[3].strides[1] = 3;
   changed[4].provider_generation += 1;

@@ -51,7 +51,7 @@ struct PlanKey {
   using Values = InlineVec<std::int64_t, 24>;
 
   std::string operation;  // operation and its configuration (axes, scalar flags...), serialized
-  DType dtype = DType::F64;
+  std::string dtype;      // element type name, name(DType) (short: kept inline by the string)
   Values shapes;
   Values strides;
   std::uint64_t provider_generation = 0;
@@ -74,6 +74,9 @@ struct PlanKeyHash {
 
 /// A key with the session's parts filled in: provider generation, device/context and the effective
 /// batch policy (per_operation > scoped > backend default).
+PlanKey make_plan_key(const Session& session, std::string operation, std::string dtype,
+                      const std::optional<BatchPolicy>& per_operation = std::nullopt);
+/// The same with the dtype given as a DType.
 PlanKey make_plan_key(const Session& session, std::string operation, DType dtype,
                       const std::optional<BatchPolicy>& per_operation = std::nullopt);
 
