@@ -1,0 +1,82 @@
+#pragma once
+// `tfbench compare`: rows of two result files matched by (case_id, threads, exec_space), the ratio
+// of medians, a two-sided Mann-Whitney U test on the raw samples, and a verdict per row.
+
+#include "tfbench/harness/results.hpp"
+
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tfbench::harness {
+
+enum class Verdict { Regression, Improvement, NoChange, Inconclusive };
+/// "REGRESSION", "IMPROVEMENT", "NO_CHANGE", "INCONCLUSIVE".
+const char* name(Verdict verdict);
+
+struct CompareSettings {
+  double threshold_pct = 10.0;  // default for rows without a threshold_pct of their own
+  double alpha = 0.05;          // significance level of the Mann-Whitney U test
+};
+
+struct Judgement {
+  Verdict verdict = Verdict::Inconclusive;
+  double ratio = kNaN;       // median(new) / median(base): > 1 is slower
+  double change_pct = kNaN;  // (ratio - 1) * 100
+  double p = kNaN;           // two-sided Mann-Whitney U p-value
+  double u = kNaN;           // U of the new samples
+  bool exact = false;        // exact null distribution used
+  std::string reason;        // why this verdict, in words
+};
+
+/// The verdict for one row. A change counts when new/base >= 1 + t/100 (slower) or
+/// <= 1/(1 + t/100) (faster); it is a REGRESSION or IMPROVEMENT only when also p < alpha.
+/// A counting change with p >= alpha is INCONCLUSIVE: "too few samples" when no outcome of the
+/// test could reach alpha with these sample counts, else "too noisy".
+Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
+                double alpha);
+
+/// The smallest equal sample count per side with which the exact test can reach p < alpha.
+std::size_t samples_needed(double alpha);
+
+struct CaseComparison {
+  std::string case_id, family, variant, exec_space;
+  std::int64_t threads = 0;
+  std::string base_status, new_status;
+  double base_median = kNaN, new_median = kNaN;
+  std::size_t base_samples = 0, new_samples = 0;
+  double threshold_pct = kNaN;
+  bool threshold_from_config = false;
+  Judgement judgement;
+};
+
+struct NotCompared {
+  std::string case_id, exec_space;
+  std::int64_t threads = 0;
+  std::string reason;
+};
+
+struct CompareReport {
+  std::string base_path, new_path;
+  std::vector<std::string> base_runs, new_runs;
+  CompareSettings settings;
+  std::vector<CaseComparison> rows;
+  std::vector<NotCompared> not_compared;
+  std::vector<std::string> notes;
+  double geomean_ratio = kNaN;  // over rows compared on samples
+  std::size_t count(Verdict verdict) const;
+};
+
+/// Thrown when two files cannot be compared (no rows in common, no rows at all).
+class CompareError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
+                              const CompareSettings& settings);
+
+enum class CompareFormat { Table, Markdown, Json };
+void print_compare(const CompareReport& report, CompareFormat format, std::ostream& out);
+
+}  // namespace tfbench::harness

@@ -1,0 +1,138 @@
+#pragma once
+// The HDF5 result file (docs/results-format.md, schema `tfbench-results` version 1): the records
+// of a run, its workers and its result rows; a writer that appends and flushes row by row; a reader
+// that tolerates files with fewer or more columns; and merge.
+
+#include <cstdint>
+#include <limits>
+#include <memory>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace tfbench::harness {
+
+inline constexpr const char* kResultsSchema = "tfbench-results";
+inline constexpr int kResultsSchemaVersion = 1;
+
+/// A file that is not a readable tfbench result file, or an HDF5 failure (message says which).
+class ResultsError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Attributes of `/runs/<run_id>`: the run's provenance.
+struct RunInfo {
+  std::string run_id;
+  std::string status;  // "running", "complete", "interrupted", "failed"
+  std::string start_utc, end_utc;
+  std::string tfbench_version, git_revision, git_dirty;
+  std::string command_line, config_paths, config_sha256;
+  std::string hostname, cpu_model;
+  std::int64_t online_cpus = 0;
+  std::string compiler, build_type, build_flags;
+  std::string kokkos_version, kokkos_kernels_version, kokkos_spaces;
+  std::string blas_vendor, blas_config, blas_threading;
+  std::int64_t seed = 0;
+  std::int64_t repetitions_default = 0;
+  double min_time_default = kNaN;
+  std::string merged_from;                // set by `tfbench merge`: "<file>#/runs/<original id>"
+  std::vector<std::string> config_texts;  // configs/<i>
+};
+
+/// One row of the `workers` table: one worker process.
+struct WorkerRow {
+  std::int64_t threads = 0;
+  std::string exec_space;
+  std::int64_t kokkos_threads = 0, blas_threads_requested = 0, blas_threads = 0, affinity_cpus = 0;
+  std::string omp_proc_bind;
+  double ceiling_gflops = kNaN, ceiling_gbs = kNaN;
+  std::int64_t pid = 0;
+  std::string exit = "running";
+  // Compatible extensions of version 1:
+  std::string omp_places;
+  double startup_s = kNaN;   // process start until verified
+  double ceilings_s = kNaN;  // measuring the ceilings (0: reused from the previous worker)
+};
+
+/// One row of the `results` table: one (case, variant, thread configuration).
+struct ResultRow {
+  std::string case_id, group_id, family, variant, variant_kind, provider, strategy, params;
+  std::string exec_space;
+  std::int64_t threads = 0, kokkos_threads = 0, blas_threads = 0;
+  std::string status, error;
+  std::int64_t repetitions = 0, iterations = 0;
+  double median_s = kNaN, min_s = kNaN, max_s = kNaN, mean_s = kNaN, stddev_s = kNaN, cv = kNaN;
+  double flops = kNaN, bytes = kNaN, gflops = kNaN, gbs = kNaN;
+  double frac_compute_ceiling = kNaN, frac_bandwidth_ceiling = kNaN;
+  std::string fastest_peer;
+  double speedup_vs_fastest_peer = kNaN;
+  double allocations = kNaN, pool_hits = kNaN, transfers = kNaN, bytes_retained = kNaN;
+  double max_rel_error = kNaN, tolerance = kNaN, threshold_pct = kNaN;
+  std::string metrics = "{}";
+  std::int64_t sample_offset = 0, sample_count = 0;
+  std::string finished_utc;
+  // Compatible extensions of version 1:
+  double overhead_s = kNaN;     // wall seconds spent on the row outside its kept samples
+  std::int64_t worker_pid = 0;  // the worker process that produced the row (workers.pid)
+
+  std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
+};
+
+struct RunData {
+  RunInfo info;
+  std::vector<WorkerRow> workers;
+  std::vector<ResultRow> results;  // with their samples
+};
+
+struct ResultsFile {
+  std::string path;
+  std::int64_t schema_version = 0;
+  std::vector<RunData> runs;  // ordered by start_utc
+};
+
+/// Reads a whole result file. Throws ResultsError saying why a file cannot be used.
+ResultsFile read_results(const std::string& path);
+
+/// Writes one run into a new file, row by row; every append is flushed to disk.
+class ResultsWriter {
+ public:
+  /// Creates `path` (its directory too). Throws ResultsError if it exists and !overwrite.
+  ResultsWriter(const std::string& path, bool overwrite);
+  ~ResultsWriter();
+  ResultsWriter(const ResultsWriter&) = delete;
+  ResultsWriter& operator=(const ResultsWriter&) = delete;
+
+  /// Creates `/runs/<info.run_id>` with its attributes, configs and empty tables.
+  void begin_run(const RunInfo& info);
+  /// Appends a worker row; returns its index for update_worker().
+  std::size_t append_worker(const WorkerRow& worker);
+  void update_worker(std::size_t index, const WorkerRow& worker);
+  /// Appends the rows (their samples first), setting sample_offset/sample_count, then flushes.
+  void append_results(std::vector<ResultRow>& rows);
+  /// Sets `status` and `end_utc` and flushes.
+  void finish_run(const std::string& status, const std::string& end_utc);
+  void close();
+  const std::string& path() const { return path_; }
+
+ private:
+  struct State;
+  std::string path_;
+  std::unique_ptr<State> state_;
+};
+
+struct MergeSummary {
+  struct Copied {
+    std::string source_file, source_run_id, run_id;  // run_id: the name in the output
+    std::size_t results = 0;
+  };
+  std::vector<Copied> runs;
+};
+
+/// Copies every run of every input into a new file `output`; a run id already present gets a
+/// suffix "-2", "-3", ... Verifies each copy's row count. Throws ResultsError.
+MergeSummary merge_results(const std::vector<std::string>& inputs, const std::string& output, bool overwrite);
+
+}  // namespace tfbench::harness

@@ -1,0 +1,60 @@
+#pragma once
+// `tfbench run`: the parent process. It expands the configs into a plan, starts one worker per
+// execution space and thread configuration, records every finished case into the HDF5 file as it
+// arrives, survives crashing workers (the case is recorded `crashed`, a fresh worker continues),
+// and stops cleanly on SIGINT/SIGTERM (the run is marked `interrupted`).
+
+#include "tfbench/harness/plan.hpp"
+
+#include <cstdint>
+#include <optional>
+#include <ostream>
+#include <string>
+#include <vector>
+
+namespace tfbench::harness {
+
+struct RunOptions {
+  std::vector<std::string> configs;
+  std::optional<std::string> out;  // default results/<UTC timestamp>-<host>.h5
+  bool overwrite = false;
+  RunOverrides overrides;
+  std::optional<std::uint64_t> seed;
+  bool dry_run = false;
+  std::optional<std::string> omp_proc_bind;  // forced into workers (normally removed)
+  std::optional<std::string> omp_places;
+  bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
+  std::string command_line;
+  /// Live progress line (a terminal); otherwise one line per finished case.
+  bool interactive = false;
+};
+
+/// Exit codes of `tfbench run`.
+enum RunExit : int {
+  kRunOk = 0,            // every row ok or skipped
+  kRunFailures = 1,      // some row check_failed, error or crashed, or a worker failed verification
+  kRunBadInput = 2,      // unusable config, option or output path
+  kRunInterrupted = 130  // SIGINT/SIGTERM
+};
+
+int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& err);
+
+/// CPUs tfbench may use: its affinity mask after undoing libgomp's start-up pinning. `max` in a
+/// thread list means this.
+int available_cpus();
+
+/// Starts one worker per thread count in verify-only mode and returns what each verified;
+/// used by `tfbench info`.
+struct VerifiedWorker {
+  int threads = 0;
+  std::string exec_space;
+  std::int64_t kokkos_threads = 0, blas_threads = 0, affinity_cpus = 0;
+  std::string omp_proc_bind;
+  bool verified = false;
+  std::string why;  // verification problems, or how the worker failed
+};
+std::vector<VerifiedWorker> verify_workers(const std::vector<int>& threads,
+                                           const std::optional<std::string>& proc_bind,
+                                           const std::optional<std::string>& places);
+
+}  // namespace tfbench::harness

@@ -1,0 +1,36 @@
+#pragma once
+// Sample statistics of one result row and the two-sided Mann-Whitney U test `tfbench compare`
+// rests on.
+
+#include <cstddef>
+#include <vector>
+
+namespace tfbench::harness {
+
+struct SampleStats {
+  std::size_t count = 0;
+  double median = 0.0, min = 0.0, max = 0.0, mean = 0.0;
+  double stddev = 0.0;  // sample standard deviation (n - 1); NaN for fewer than 2 samples
+  double cv = 0.0;      // stddev / mean
+};
+
+/// Statistics of `samples`; every field is NaN when there are none.
+SampleStats summarize(const std::vector<double>& samples);
+
+struct MannWhitneyResult {
+  double u = 0.0;      // U of the first sample: pairs (x, y) with x > y, ties counting 1/2
+  double p = 1.0;      // two-sided p-value
+  bool exact = false;  // exact null distribution (no ties, small samples) or normal approximation
+  bool ties = false;
+};
+
+/// Two-sided Mann-Whitney U test of x against y. Exact distribution when there are no ties and
+/// m + n <= kMannWhitneyExactMax; otherwise the normal approximation with tie and continuity
+/// correction. p = 1 when either sample is empty.
+MannWhitneyResult mann_whitney_u(const std::vector<double>& x, const std::vector<double>& y);
+constexpr std::size_t kMannWhitneyExactMax = 60;
+
+/// The smallest two-sided p-value the exact test can give with m and n samples: 2 / C(m+n, m).
+double mann_whitney_min_p(std::size_t m, std::size_t n);
+
+}  // namespace tfbench::harness

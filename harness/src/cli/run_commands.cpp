@@ -1,0 +1,235 @@
+// `tfbench run`, `list`, `validate` and the hidden `worker`.
+
+#include "cli/commands.hpp"
+#include "run/worker.hpp"
+#include "tfbench/harness/config.hpp"
+#include "tfbench/harness/plan.hpp"
+#include "tfbench/harness/runner.hpp"
+
+#include <unistd.h>
+
+#include <iostream>
+
+namespace tfbench::harness::cli {
+namespace {
+
+/// Options shared by run and list: the ones that change which cases exist.
+struct SelectionOptions {
+  std::vector<std::string> configs;
+  std::string threads;
+  std::string filter;
+  std::string space;
+  int repetitions = 0;
+  double min_time = 0.0;
+
+  void add(CLI::App* sub, bool timing) {
+    sub->add_option("configs", configs, "YAML config file(s) (docs/configs.md)")
+        ->required()
+        ->type_name("CONFIG");
+    sub->add_option("--threads", threads,
+                    "thread configurations for every case, overriding the configs: e.g. 1,2,max "
+                    "(max = CPUs tfbench may use)")
+        ->type_name("LIST");
+    sub->add_option(
+           "--filter", filter,
+           "only cases whose id <family>/<params>/<variant> contains a match of this ECMAScript regex")
+        ->type_name("REGEX");
+    sub->add_option("--space", space,
+                    "execution space for every case, overriding the configs (serial, openmp, ...)")
+        ->type_name("SPACE");
+    if (timing) {
+      sub->add_option("--repetitions", repetitions, "samples per case, overriding the configs")
+          ->check(CLI::Range(1, 100000))
+          ->type_name("N");
+      sub->add_option("--min-time", min_time, "seconds per sample, overriding the configs")
+          ->check(CLI::Range(1e-6, 3600.0))
+          ->type_name("S");
+    }
+  }
+
+  /// Fills the overrides; returns false (after printing why) on a bad value.
+  bool overrides(RunOverrides& o) const {
+    try {
+      if (!threads.empty()) o.threads = parse_thread_list(threads, available_cpus());
+    } catch (const std::invalid_argument& e) {
+      std::cerr << "--threads: " << e.what() << "\n";
+      return false;
+    }
+    if (!space.empty()) {
+      const auto kind = parse_exec_space(space);
+      if (!kind || !is_enabled(*kind)) {
+        std::cerr << "--space: '" << space << "' is not an execution space enabled in this build\n";
+        return false;
+      }
+      o.space = kind;
+    }
+    if (!filter.empty()) o.filter = filter;
+    if (repetitions > 0) o.repetitions = repetitions;
+    if (min_time > 0.0) o.min_time = min_time;
+    return true;
+  }
+};
+
+class RunCommand final : public Command {
+ public:
+  explicit RunCommand(std::string command_line) { options_.command_line = std::move(command_line); }
+
+  CLI::App* add(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "run",
+        "Run the cases of the config(s): one worker process per thread configuration, "
+        "results appended to an HDF5 file case by case.\n"
+        "Exit codes: 0 all ok or skipped, 1 a case failed (check_failed, error, crashed) or "
+        "a worker failed verification, 2 bad input, 130 interrupted.");
+    selection_.add(sub, true);
+    sub->add_option("-o,--out", out_, "result file (default results/<UTC timestamp>-<host>.h5)")
+        ->type_name("FILE");
+    sub->add_flag("--overwrite", options_.overwrite, "replace --out if it exists");
+    sub->add_option("--seed", seed_, "base seed of the random inputs (default: the config's, else 1)")
+        ->type_name("N");
+    sub->add_flag("--dry-run", options_.dry_run, "list the cases and the output path, measure nothing");
+    sub->add_flag("--no-ceilings", no_ceilings_,
+                  "skip measuring the machine ceilings in each worker (saves about a second per thread "
+                  "configuration; fractions of ceiling are then NaN)");
+    sub->add_option("--omp-proc-bind", proc_bind_,
+                    "force OMP_PROC_BIND in the workers (normally removed: it pins the main thread and the "
+                    "pthread OpenBLAS then runs one thread); verification reports the effect")
+        ->type_name("VALUE");
+    sub->add_option("--omp-places", places_, "force OMP_PLACES in the workers (normally removed)")
+        ->type_name("VALUE");
+    return sub;
+  }
+
+  int execute() override {
+    options_.configs = selection_.configs;
+    if (!selection_.overrides(options_.overrides)) return kRunBadInput;
+    if (!out_.empty()) options_.out = out_;
+    if (seed_ >= 0) options_.seed = static_cast<std::uint64_t>(seed_);
+    if (!proc_bind_.empty()) options_.omp_proc_bind = proc_bind_;
+    if (!places_.empty()) options_.omp_places = places_;
+    options_.measure_ceilings = !no_ceilings_;
+    options_.interactive = isatty(STDOUT_FILENO) != 0;
+    return run_benchmarks(options_, std::cout, std::cerr);
+  }
+
+ private:
+  RunOptions options_;
+  SelectionOptions selection_;
+  std::string out_, proc_bind_, places_;
+  std::int64_t seed_ = -1;
+  bool no_ceilings_ = false;
+};
+
+/// Loads every config, printing each issue; nullopt when any is invalid.
+std::optional<std::vector<Config>> load_all(const std::vector<std::string>& paths) {
+  LoadOptions load;
+  load.max_threads = available_cpus();
+  std::vector<Config> configs;
+  bool ok = true;
+  for (const auto& path : paths) {
+    try {
+      configs.push_back(load_config(path, load));
+    } catch (const ConfigError& e) {
+      for (const auto& issue : e.issues()) std::cerr << issue.to_string() << "\n";
+      ok = false;
+    }
+  }
+  if (!ok) return std::nullopt;
+  return configs;
+}
+
+class ListCommand final : public Command {
+ public:
+  CLI::App* add(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "list",
+        "List the cases `tfbench run` would execute with the same options, one line each.\n"
+        "Exit codes: 0 listed, 2 bad config or option.");
+    selection_.add(sub, true);
+    return sub;
+  }
+  int execute() override {
+    RunOverrides overrides;
+    if (!selection_.overrides(overrides)) return 2;
+    const auto configs = load_all(selection_.configs);
+    if (!configs) return 2;
+    try {
+      const RunPlan plan = make_plan(*configs, overrides);
+      for (const auto& note : plan.notes) std::cerr << "note: " << note << "\n";
+      print_plan(plan, std::cout);
+    } catch (const std::invalid_argument& e) {
+      std::cerr << e.what() << "\n";
+      return 2;
+    }
+    return 0;
+  }
+
+ private:
+  SelectionOptions selection_;
+};
+
+class ValidateCommand final : public Command {
+ public:
+  CLI::App* add(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "validate",
+        "Check config files against the schema and every family's parameters; each problem "
+        "is printed as file:line:column: field: what was expected.\n"
+        "Exit codes: 0 valid, 1 a config is invalid, 2 usage error.");
+    sub->add_option("configs", configs_, "YAML config file(s)")->required()->type_name("CONFIG");
+    return sub;
+  }
+  int execute() override {
+    LoadOptions load;
+    load.max_threads = available_cpus();
+    int rc = 0;
+    for (const auto& path : configs_) {
+      try {
+        const Config config = load_config(path, load);
+        std::size_t points = 0;
+        for (const auto& b : config.blocks) points += b.point_count();
+        std::cout << path << ": ok (" << config.blocks.size() << " benchmark block(s), " << points
+                  << " parameter point(s))\n";
+      } catch (const ConfigError& e) {
+        for (const auto& issue : e.issues()) std::cerr << issue.to_string() << "\n";
+        std::cout << path << ": invalid (" << e.issues().size() << " problem(s))\n";
+        rc = 1;
+      }
+    }
+    return rc;
+  }
+
+ private:
+  std::vector<std::string> configs_;
+};
+
+class WorkerCommand final : public Command {
+ public:
+  CLI::App* add(CLI::App& app) override {
+    auto* sub = app.add_subcommand("worker", "internal: one worker process of `tfbench run`");
+    sub->group("");  // hidden from --help
+    sub->add_option("--message-fd", fd_, "file descriptor for messages to the parent")->required();
+    return sub;
+  }
+  int execute() override { return impl::worker_main(fd_); }
+
+ private:
+  int fd_ = 3;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_run_command(std::string command_line) {
+  return std::make_unique<RunCommand>(std::move(command_line));
+}
+std::unique_ptr<Command> make_list_command() {
+  return std::make_unique<ListCommand>();
+}
+std::unique_ptr<Command> make_validate_command() {
+  return std::make_unique<ValidateCommand>();
+}
+std::unique_ptr<Command> make_worker_command() {
+  return std::make_unique<WorkerCommand>();
+}
+
+}  // namespace tfbench::harness::cli

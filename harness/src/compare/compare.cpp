@@ -1,0 +1,348 @@
+#include "tfbench/harness/compare.hpp"
+
+#include "tfbench/harness/json.hpp"
+#include "tfbench/harness/stats.hpp"
+#include "tfbench/harness/text.hpp"
+#include "util/text_table.hpp"
+
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <tuple>
+
+namespace tfbench::harness {
+
+const char* name(Verdict verdict) {
+  switch (verdict) {
+    case Verdict::Regression:
+      return "REGRESSION";
+    case Verdict::Improvement:
+      return "IMPROVEMENT";
+    case Verdict::NoChange:
+      return "NO_CHANGE";
+    case Verdict::Inconclusive:
+      return "INCONCLUSIVE";
+  }
+  return "UNKNOWN";
+}
+
+std::size_t samples_needed(double alpha) {
+  for (std::size_t k = 1; k <= 1000; ++k) {
+    if (mann_whitney_min_p(k, k) < alpha) return k;
+  }
+  return 1000;
+}
+
+namespace {
+
+std::string percent(double change) {
+  if (!std::isfinite(change)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), "%+.1f%%", change);
+  return buf;
+}
+
+std::string p_text(double p) {
+  if (!std::isfinite(p)) return "-";
+  char buf[32];
+  std::snprintf(buf, sizeof(buf), p < 0.001 ? "%.1e" : "%.3f", p);
+  return buf;
+}
+
+}  // namespace
+
+Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
+                double alpha) {
+  Judgement j;
+  if (base.empty() || fresh.empty()) {
+    j.verdict = Verdict::Inconclusive;
+    j.reason = "too few samples: a side has none";
+    return j;
+  }
+  const double base_median = summarize(base).median;
+  const double new_median = summarize(fresh).median;
+  j.ratio = new_median / base_median;
+  j.change_pct = (j.ratio - 1.0) * 100.0;
+  const MannWhitneyResult test = mann_whitney_u(fresh, base);
+  j.p = test.p;
+  j.u = test.u;
+  j.exact = test.exact;
+  const double factor = 1.0 + threshold_pct / 100.0;
+  const bool slower = j.ratio >= factor;
+  const bool faster = j.ratio <= 1.0 / factor;
+  const std::string limit = "threshold " + format_number(threshold_pct, 3) + "%";
+  if (!std::isfinite(j.ratio)) {
+    j.verdict = Verdict::Inconclusive;
+    j.reason = "too noisy: the medians give no finite ratio";
+  } else if (!slower && !faster) {
+    j.verdict = Verdict::NoChange;
+    j.reason = "within " + limit + (test.p < alpha ? " (a significant but smaller shift)" : "");
+  } else if (test.p < alpha) {
+    j.verdict = slower ? Verdict::Regression : Verdict::Improvement;
+    j.reason = std::string(slower ? "slower" : "faster") + " beyond " + limit + ", p " + p_text(test.p) +
+               " < alpha " + format_number(alpha, 3);
+  } else {
+    j.verdict = Verdict::Inconclusive;
+    const double best_p = mann_whitney_min_p(base.size(), fresh.size());
+    if (best_p >= alpha) {
+      j.reason = "too few samples: with " + std::to_string(base.size()) + " and " +
+                 std::to_string(fresh.size()) + " samples the smallest possible p is " + p_text(best_p) +
+                 " >= alpha " + format_number(alpha, 3) + "; use --repetitions " +
+                 std::to_string(samples_needed(alpha)) + " or more";
+    } else {
+      j.reason = "too noisy: " + percent(j.change_pct) + " but p " + p_text(test.p) + " >= alpha " +
+                 format_number(alpha, 3);
+    }
+  }
+  return j;
+}
+
+std::size_t CompareReport::count(Verdict verdict) const {
+  std::size_t n = 0;
+  for (const auto& r : rows) n += r.judgement.verdict == verdict;
+  return n;
+}
+
+namespace {
+
+using Key = std::tuple<std::string, std::int64_t, std::string>;  // case_id, threads, exec_space
+
+struct Indexed {
+  std::map<Key, const ResultRow*> rows;
+  std::vector<std::string> runs;
+  std::size_t shadowed = 0;  // rows hidden by the same key in a later run
+};
+
+Indexed index_rows(const ResultsFile& file) {
+  Indexed out;
+  for (const auto& run : file.runs) {  // ordered by start time: later runs replace earlier ones
+    out.runs.push_back(run.info.run_id);
+    for (const auto& row : run.results) {
+      auto [it, inserted] = out.rows.insert_or_assign(Key{row.case_id, row.threads, row.exec_space}, &row);
+      if (!inserted) ++out.shadowed;
+    }
+  }
+  return out;
+}
+
+bool failed(const std::string& status) {
+  return status == "crashed" || status == "check_failed" || status == "error";
+}
+
+}  // namespace
+
+CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
+                              const CompareSettings& settings) {
+  CompareReport report;
+  report.base_path = base.path;
+  report.new_path = fresh.path;
+  report.settings = settings;
+  const Indexed a = index_rows(base);
+  const Indexed b = index_rows(fresh);
+  report.base_runs = a.runs;
+  report.new_runs = b.runs;
+  if (a.rows.empty()) throw CompareError(base.path + " has no result rows to compare");
+  if (b.rows.empty()) throw CompareError(fresh.path + " has no result rows to compare");
+  if (a.shadowed) {
+    report.notes.push_back(base.path + ": " + std::to_string(a.shadowed) +
+                           " row(s) repeated in several runs; the latest run's row is used");
+  }
+  if (b.shadowed) {
+    report.notes.push_back(fresh.path + ": " + std::to_string(b.shadowed) +
+                           " row(s) repeated in several runs; the latest run's row is used");
+  }
+
+  std::size_t matched = 0;
+  double log_sum = 0.0;
+  std::size_t log_count = 0;
+  for (const auto& [key, base_row] : a.rows) {
+    const auto it = b.rows.find(key);
+    if (it == b.rows.end()) {
+      report.not_compared.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in base"});
+      continue;
+    }
+    ++matched;
+    const ResultRow& new_row = *it->second;
+    CaseComparison c;
+    c.case_id = std::get<0>(key);
+    c.threads = std::get<1>(key);
+    c.exec_space = std::get<2>(key);
+    c.family = new_row.family;
+    c.variant = new_row.variant;
+    c.base_status = base_row->status;
+    c.new_status = new_row.status;
+    c.base_median = base_row->median_s;
+    c.new_median = new_row.median_s;
+    c.base_samples = base_row->samples.size();
+    c.new_samples = new_row.samples.size();
+    if (std::isfinite(new_row.threshold_pct)) {
+      c.threshold_pct = new_row.threshold_pct;
+      c.threshold_from_config = true;
+    } else if (std::isfinite(base_row->threshold_pct)) {
+      c.threshold_pct = base_row->threshold_pct;
+      c.threshold_from_config = true;
+    } else {
+      c.threshold_pct = settings.threshold_pct;
+    }
+    if (base_row->status == "ok" && new_row.status == "ok") {
+      c.judgement = judge(base_row->samples, new_row.samples, c.threshold_pct, settings.alpha);
+      if (std::isfinite(c.judgement.ratio) && c.judgement.ratio > 0) {
+        log_sum += std::log(c.judgement.ratio);
+        ++log_count;
+      }
+      report.rows.push_back(std::move(c));
+    } else if (base_row->status == "ok" && failed(new_row.status)) {
+      // A case that worked and now fails is the worst regression a gate can miss.
+      c.judgement.verdict = Verdict::Regression;
+      c.judgement.reason = "status " + new_row.status + " (base ok)" +
+                           (new_row.error.empty() ? std::string() : ": " + new_row.error);
+      report.rows.push_back(std::move(c));
+    } else {
+      report.not_compared.push_back({c.case_id, c.exec_space, c.threads,
+                                     "status base " + base_row->status + ", new " + new_row.status});
+    }
+  }
+  for (const auto& [key, row] : b.rows) {
+    if (!a.rows.count(key)) {
+      report.not_compared.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in new"});
+    }
+  }
+  if (matched == 0) {
+    throw CompareError("no case in common between " + base.path + " and " + fresh.path +
+                       " (rows match on case_id, threads and exec_space)");
+  }
+  if (log_count) report.geomean_ratio = std::exp(log_sum / static_cast<double>(log_count));
+  return report;
+}
+
+namespace {
+
+std::vector<std::string> row_cells(const CaseComparison& c) {
+  const std::string threshold =
+      format_number(c.threshold_pct, 3) + "%" + (c.threshold_from_config ? " (config)" : "");
+  return {c.case_id,
+          std::to_string(c.threads),
+          c.exec_space,
+          format_seconds(c.base_median),
+          format_seconds(c.new_median),
+          format_number(c.judgement.ratio, 3),
+          percent(c.judgement.change_pct),
+          p_text(c.judgement.p),
+          threshold,
+          name(c.judgement.verdict),
+          c.judgement.reason};
+}
+
+const std::vector<std::string> kHeaders = {"case",    "threads>", "space",      "base>",   "new>", "ratio>",
+                                           "change>", "p>",       "threshold>", "verdict", "why"};
+
+std::string summary_line(const CompareReport& r) {
+  std::string s = std::to_string(r.rows.size()) +
+                  " compared: " + std::to_string(r.count(Verdict::Regression)) + " REGRESSION, " +
+                  std::to_string(r.count(Verdict::Improvement)) + " IMPROVEMENT, " +
+                  std::to_string(r.count(Verdict::NoChange)) + " NO_CHANGE, " +
+                  std::to_string(r.count(Verdict::Inconclusive)) + " INCONCLUSIVE";
+  if (std::isfinite(r.geomean_ratio)) {
+    s += "; geometric mean of new/base " + format_number(r.geomean_ratio, 4) + " (" +
+         percent((r.geomean_ratio - 1.0) * 100.0) + ")";
+  }
+  if (!r.not_compared.empty()) s += "; " + std::to_string(r.not_compared.size()) + " not compared";
+  return s;
+}
+
+std::string settings_line(const CompareReport& r) {
+  return "threshold " + format_number(r.settings.threshold_pct, 3) +
+         "% unless the config sets threshold_pct; two-sided Mann-Whitney U, alpha " +
+         format_number(r.settings.alpha, 3) + "; ratio = median new / median base (> 1: slower)";
+}
+
+void print_json(const CompareReport& r, std::ostream& out) {
+  Json doc = Json::object();
+  doc.set("base", Json(Json::Object{{"path", r.base_path},
+                                    {"runs", Json::Array(r.base_runs.begin(), r.base_runs.end())}}));
+  doc.set("new", Json(Json::Object{{"path", r.new_path},
+                                   {"runs", Json::Array(r.new_runs.begin(), r.new_runs.end())}}));
+  doc.set("threshold_pct", r.settings.threshold_pct);
+  doc.set("alpha", r.settings.alpha);
+  Json rows = Json::array();
+  for (const auto& c : r.rows) {
+    Json row = Json::object();
+    row.set("case_id", c.case_id);
+    row.set("threads", c.threads);
+    row.set("exec_space", c.exec_space);
+    row.set("family", c.family);
+    row.set("variant", c.variant);
+    row.set("base_status", c.base_status);
+    row.set("new_status", c.new_status);
+    row.set("base_median_s", c.base_median);
+    row.set("new_median_s", c.new_median);
+    row.set("base_samples", c.base_samples);
+    row.set("new_samples", c.new_samples);
+    row.set("ratio", c.judgement.ratio);
+    row.set("change_pct", c.judgement.change_pct);
+    row.set("p", c.judgement.p);
+    row.set("u", c.judgement.u);
+    row.set("exact", c.judgement.exact);
+    row.set("threshold_pct", c.threshold_pct);
+    row.set("threshold_from_config", c.threshold_from_config);
+    row.set("verdict", name(c.judgement.verdict));
+    row.set("reason", c.judgement.reason);
+    rows.push_back(std::move(row));
+  }
+  doc.set("rows", std::move(rows));
+  Json others = Json::array();
+  for (const auto& n : r.not_compared) {
+    others.push_back(Json(Json::Object{
+        {"case_id", n.case_id}, {"threads", n.threads}, {"exec_space", n.exec_space}, {"reason", n.reason}}));
+  }
+  doc.set("not_compared", std::move(others));
+  Json summary = Json::object();
+  for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::NoChange, Verdict::Inconclusive}) {
+    summary.set(name(v), r.count(v));
+  }
+  summary.set("compared", r.rows.size());
+  summary.set("geomean_ratio", r.geomean_ratio);
+  doc.set("summary", std::move(summary));
+  doc.set("notes", Json::Array(r.notes.begin(), r.notes.end()));
+  out << doc.dump(/*strict=*/true) << '\n';
+}
+
+}  // namespace
+
+void print_compare(const CompareReport& r, CompareFormat format, std::ostream& out) {
+  if (format == CompareFormat::Json) {
+    print_json(r, out);
+    return;
+  }
+  impl::TextTable table(kHeaders);
+  for (const auto& c : r.rows) table.add(row_cells(c));
+  impl::TextTable others({"case", "threads>", "space", "not compared because"});
+  for (const auto& n : r.not_compared)
+    others.add({n.case_id, std::to_string(n.threads), n.exec_space, n.reason});
+  if (format == CompareFormat::Markdown) {
+    out << "### tfbench compare\n\n";
+    out << "base `" << r.base_path << "` (" << join(r.base_runs) << "), new `" << r.new_path << "` ("
+        << join(r.new_runs) << ")\n\n"
+        << settings_line(r) << "\n\n";
+    table.print_markdown(out);
+    out << "\n**" << summary_line(r) << "**\n";
+    if (!others.empty()) {
+      out << "\n";
+      others.print_markdown(out);
+    }
+    for (const auto& note : r.notes) out << "\nnote: " << note << "\n";
+    return;
+  }
+  out << "base: " << r.base_path << " (" << join(r.base_runs) << ")\n";
+  out << "new:  " << r.new_path << " (" << join(r.new_runs) << ")\n";
+  out << settings_line(r) << "\n\n";
+  table.print(out);
+  if (!others.empty()) {
+    out << '\n';
+    others.print(out);
+  }
+  for (const auto& note : r.notes) out << "note: " << note << '\n';
+  out << '\n' << summary_line(r) << '\n';
+}
+
+}  // namespace tfbench::harness

@@ -1,0 +1,89 @@
+#include "tfbench/harness/report.hpp"
+
+#include "tfbench/harness/rows.hpp"
+#include "tfbench/harness/text.hpp"
+#include "util/text_table.hpp"
+
+#include <cmath>
+#include <map>
+
+namespace tfbench::harness {
+namespace {
+
+std::string short_revision(const std::string& rev) {
+  return rev.size() > 12 ? rev.substr(0, 12) : rev;
+}
+
+std::string rate_text(const ResultRow& row) {
+  const HeadlineRate r = headline_rate(row);
+  return r.unit.empty() ? "-" : format_number(r.value, 3) + " " + r.unit;
+}
+
+std::string speedup_text(const ResultRow& row) {
+  if (!std::isfinite(row.speedup_vs_fastest_peer)) return "-";
+  return format_speedup(row.speedup_vs_fastest_peer) + (row.fastest_peer == row.variant ? " (fastest)" : "");
+}
+
+void print_run(const RunData& run, std::ostream& out, bool markdown) {
+  const RunInfo& i = run.info;
+  const std::string h = markdown ? "## " : "";
+  out << h << "run " << i.run_id << ": " << i.status << ", " << i.start_utc << " .. "
+      << (i.end_utc.empty() ? "(no end recorded)" : i.end_utc) << "\n";
+  if (markdown) out << "\n";
+  out << "  host " << i.hostname << ", " << i.cpu_model << " (" << i.online_cpus << " online CPUs)\n";
+  out << "  tfbench " << i.tfbench_version << " (git " << short_revision(i.git_revision)
+      << (i.git_dirty == "true" ? ", dirty" : "") << "), " << i.compiler << " " << i.build_type << " "
+      << i.build_flags << "\n";
+  out << "  Kokkos " << i.kokkos_version << " (" << i.kokkos_spaces << "), " << i.blas_vendor << " "
+      << i.blas_threading << "\n";
+  out << "  configs " << i.config_paths << " (sha256 " << i.config_sha256.substr(0, 12) << "), seed "
+      << i.seed << "\n";
+  if (!i.merged_from.empty()) out << "  merged from " << i.merged_from << "\n";
+  out << "  command: " << i.command_line << "\n";
+
+  // Rows per worker configuration; several worker processes of one configuration (a restart after
+  // a crash) share its table.
+  std::map<std::pair<std::int64_t, std::string>, std::vector<const ResultRow*>> by_config;
+  for (const auto& r : run.results) by_config[{r.threads, r.exec_space}].push_back(&r);
+  for (const auto& w : run.workers)
+    by_config.emplace(std::make_pair(w.threads, w.exec_space), std::vector<const ResultRow*>{});
+  for (const auto& [key, rows] : by_config) {
+    out << "\n" << (markdown ? "### " : "  ") << "threads=" << key.first << " " << key.second << "\n";
+    if (markdown) out << "\n";
+    for (const auto& w : run.workers) {
+      if (w.threads != key.first || w.exec_space != key.second) continue;
+      out << (markdown ? "- " : "    ") << "worker " << w.pid << ": kokkos " << w.kokkos_threads << ", blas "
+          << w.blas_threads << " (asked " << w.blas_threads_requested << "), " << w.affinity_cpus << " CPU(s)"
+          << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind) << "; ceilings "
+          << format_number(w.ceiling_gflops, 3) << " GFLOP/s, " << format_number(w.ceiling_gbs, 3)
+          << " GB/s; exit " << w.exit << "\n";
+    }
+    if (rows.empty()) continue;
+    impl::TextTable table(
+        {"case", "variant", "threads>", "median>", "rate>", "of ceiling>", "vs fastest peer>", "status"});
+    for (const ResultRow* r : rows) {
+      const HeadlineRate rate = headline_rate(*r);
+      std::string status = r->status;
+      if (!r->error.empty()) status += ": " + r->error;
+      table.add({r->group_id, r->variant, std::to_string(r->threads), format_seconds(r->median_s),
+                 rate_text(*r), format_percent(rate.fraction), speedup_text(*r), status});
+    }
+    if (markdown) {
+      out << "\n";
+      table.print_markdown(out);
+    } else {
+      table.print(out, "    ");
+    }
+  }
+  out << "\n";
+}
+
+}  // namespace
+
+void print_report(const ResultsFile& file, std::ostream& out, bool markdown) {
+  out << (markdown ? "# " : "") << file.path << ": " << file.runs.size() << " run(s), schema version "
+      << file.schema_version << "\n\n";
+  for (const auto& run : file.runs) print_run(run, out, markdown);
+}
+
+}  // namespace tfbench::harness

@@ -1,0 +1,134 @@
+#include "tfbench/harness/plan.hpp"
+
+#include "tfbench/harness/text.hpp"
+
+#include <algorithm>
+#include <map>
+#include <regex>
+#include <set>
+#include <tuple>
+
+namespace tfbench::harness {
+
+std::string case_id(const CaseGroup& group, const std::string& variant) {
+  return group.group_id + "/" + variant;
+}
+
+std::size_t WorkerPlan::row_count() const {
+  std::size_t n = 0;
+  for (const auto& g : groups) n += g.variants.size();
+  return n;
+}
+
+std::size_t RunPlan::row_count() const {
+  std::size_t n = 0;
+  for (const auto& w : workers) n += w.row_count();
+  return n;
+}
+
+RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overrides) {
+  std::optional<std::regex> filter;
+  if (overrides.filter) {
+    try {
+      filter.emplace(*overrides.filter, std::regex::ECMAScript);
+    } catch (const std::regex_error& e) {
+      throw std::invalid_argument("--filter '" + *overrides.filter +
+                                  "' is not a valid regular expression: " + e.what());
+    }
+  }
+  RunPlan plan;
+  std::map<std::pair<ExecSpaceKind, int>, std::size_t> worker_index;
+  // (worker, group id) -> position of the group in its worker, and where it was first defined.
+  std::map<std::tuple<std::size_t, std::string>, std::size_t> group_index;
+  std::set<std::string> repeated;
+
+  for (const Config& config : configs) {
+    for (const BenchmarkBlock& block : config.blocks) {
+      const auto points = block.expand();
+      const auto spaces = overrides.space ? std::vector<ExecSpaceKind>{*overrides.space} : block.spaces;
+      const auto threads = overrides.threads ? *overrides.threads : block.threads;
+      for (ExecSpaceKind space : spaces) {
+        for (int t : threads) {
+          const auto [wit, fresh] = worker_index.emplace(std::make_pair(space, t), plan.workers.size());
+          if (fresh) {
+            WorkerPlan w;
+            w.space = space;
+            w.threads = t;
+            plan.workers.push_back(std::move(w));
+          }
+          WorkerPlan& worker = plan.workers[wit->second];
+          workloads::RunContext ctx;
+          ctx.space = space;
+          ctx.threads = t;
+          for (const auto& params : points) {
+            CaseGroup group;
+            group.family = block.family;
+            group.params = params;
+            group.group_id = std::string(block.family->name()) + "/" + params.canonical();
+            group.repetitions = overrides.repetitions.value_or(block.repetitions);
+            group.min_time = overrides.min_time.value_or(block.min_time);
+            group.threshold_pct = block.threshold_pct;
+            group.where = block.where;
+            for (auto& v : block.family->variants(params, ctx)) {
+              if (!block.variant_patterns.empty() &&
+                  std::none_of(block.variant_patterns.begin(), block.variant_patterns.end(),
+                               [&](const std::string& p) { return glob_match(p, v.name); }))
+                continue;
+              if (filter && !std::regex_search(case_id(group, v.name), *filter)) continue;
+              group.variants.push_back(std::move(v));
+            }
+            if (group.variants.empty()) continue;
+            const auto key = std::make_tuple(wit->second, group.group_id);
+            const auto git = group_index.find(key);
+            if (git == group_index.end()) {
+              group_index.emplace(key, worker.groups.size());
+              worker.groups.push_back(std::move(group));
+              continue;
+            }
+            // The same case from another block: keep the first definition of every variant.
+            CaseGroup& first = worker.groups[git->second];
+            for (auto& v : group.variants) {
+              const bool known =
+                  std::any_of(first.variants.begin(), first.variants.end(),
+                              [&](const workloads::VariantInfo& f) { return f.name == v.name; });
+              if (known) {
+                if (repeated.insert(case_id(group, v.name)).second) {
+                  plan.notes.push_back(case_id(group, v.name) + " is defined again at " +
+                                       group.where.to_string() + "; the first definition (" +
+                                       first.where.to_string() + ") is used");
+                }
+              } else {
+                first.variants.push_back(std::move(v));
+              }
+            }
+          }
+        }
+      }
+    }
+  }
+  plan.workers.erase(std::remove_if(plan.workers.begin(), plan.workers.end(),
+                                    [](const WorkerPlan& w) { return w.groups.empty(); }),
+                     plan.workers.end());
+  return plan;
+}
+
+void print_plan(const RunPlan& plan, std::ostream& out) {
+  for (const auto& w : plan.workers) {
+    for (const auto& g : w.groups) {
+      for (const auto& v : g.variants) {
+        out << "threads=" << w.threads << " " << name(w.space) << "  " << case_id(g, v.name) << "  ("
+            << workloads::name(v.kind) << (v.provider.empty() ? "" : ", " + v.provider)
+            << (v.strategy.empty() ? "" : ", strategy " + v.strategy) << "; " << g.repetitions << " x "
+            << format_number(g.min_time, 3) << " s"
+            << (g.threshold_pct ? "; threshold " + format_number(*g.threshold_pct, 3) + "%" : "") << ")"
+            << (v.unavailable ? "  [skipped: " + *v.unavailable + "]" : "") << '\n';
+      }
+    }
+  }
+  std::size_t groups = 0;
+  for (const auto& w : plan.workers) groups += w.groups.size();
+  out << plan.row_count() << " case(s) (" << groups << " parameter point(s) x variants) in "
+      << plan.workers.size() << " worker(s)\n";
+}
+
+}  // namespace tfbench::harness

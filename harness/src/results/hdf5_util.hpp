@@ -1,0 +1,129 @@
+#pragma once
+// Thin RAII and helpers over the HDF5 C API: handles that close themselves, UTF-8 vlen string
+// types, scalar attributes, and compound tables described by a field list so that writing, reading
+// (of any subset of columns present in a file) and the documentation stay one list.
+
+#include "tfbench/harness/results.hpp"
+
+#include <hdf5.h>
+
+#include <cstdint>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tfbench::harness::impl {
+
+/// Turns off HDF5's own error printing; failures become ResultsError with our context.
+void h5_quiet();
+
+class H5Handle {
+ public:
+  using Closer = herr_t (*)(hid_t);
+  H5Handle() = default;
+  H5Handle(hid_t id, Closer closer) : id_(id), closer_(closer) {}
+  H5Handle(H5Handle&& o) noexcept : id_(std::exchange(o.id_, -1)), closer_(o.closer_) {}
+  H5Handle& operator=(H5Handle&& o) noexcept {
+    if (this != &o) {
+      reset();
+      id_ = std::exchange(o.id_, -1);
+      closer_ = o.closer_;
+    }
+    return *this;
+  }
+  H5Handle(const H5Handle&) = delete;
+  H5Handle& operator=(const H5Handle&) = delete;
+  ~H5Handle() { reset(); }
+  hid_t get() const { return id_; }
+  operator hid_t() const { return id_; }  // NOLINT: handles pass straight into the C API
+  void reset() {
+    if (id_ >= 0 && closer_) closer_(id_);
+    id_ = -1;
+  }
+
+ private:
+  hid_t id_ = -1;
+  Closer closer_ = nullptr;
+};
+
+/// File access properties without HDF5's file lock, so that a file can be read while a run is
+/// still appending to it (every append is flushed; a reader may rarely catch a flush half done).
+H5Handle unlocked_file_access();
+
+/// Wraps `id`, throwing ResultsError("<what>: HDF5 call failed") when it is negative.
+H5Handle h5_checked(hid_t id, H5Handle::Closer closer, const std::string& what);
+void h5_check(herr_t status, const std::string& what);
+
+/// A variable-length UTF-8 string type.
+H5Handle vlen_string_type();
+
+void write_attribute(hid_t location, const char* name, const std::string& value);
+void write_attribute(hid_t location, const char* name, std::int64_t value);
+void write_attribute(hid_t location, const char* name, double value);
+std::optional<std::string> read_string_attribute(hid_t location, const char* name);
+std::optional<std::int64_t> read_int_attribute(hid_t location, const char* name);
+std::optional<double> read_double_attribute(hid_t location, const char* name);
+
+/// A column of a compound table: its name and the member of the row struct it maps.
+template <class Row>
+struct Column {
+  const char* name;
+  std::string Row::*text = nullptr;
+  std::int64_t Row::*integer = nullptr;
+  double Row::*number = nullptr;
+};
+
+/// Every column is 8 bytes in memory (char*, int64, double): offset = 8 * position.
+template <class Row>
+H5Handle memory_type(const std::vector<Column<Row>>& columns, const std::vector<bool>& present) {
+  H5Handle type = h5_checked(H5Tcreate(H5T_COMPOUND, 8 * columns.size()), H5Tclose, "create compound type");
+  H5Handle text = vlen_string_type();
+  for (std::size_t i = 0; i < columns.size(); ++i) {
+    if (!present.empty() && !present[i]) continue;
+    const Column<Row>& c = columns[i];
+    const hid_t member = c.text ? text.get() : (c.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE);
+    h5_check(H5Tinsert(type, c.name, 8 * i, member), std::string("insert column ") + c.name);
+  }
+  return type;
+}
+
+/// Packs rows into the 8-byte-per-column layout; string pointers refer into `rows`.
+template <class Row>
+std::vector<unsigned char> pack_rows(const std::vector<Column<Row>>& columns,
+                                     const std::vector<const Row*>& rows) {
+  std::vector<unsigned char> buffer(8 * columns.size() * rows.size());
+  for (std::size_t r = 0; r < rows.size(); ++r) {
+    unsigned char* record = buffer.data() + 8 * columns.size() * r;
+    for (std::size_t i = 0; i < columns.size(); ++i) {
+      const Column<Row>& c = columns[i];
+      unsigned char* slot = record + 8 * i;
+      if (c.text) {
+        const char* p = (rows[r]->*c.text).c_str();
+        std::memcpy(slot, &p, sizeof(p));
+      } else if (c.integer) {
+        std::memcpy(slot, &(rows[r]->*c.integer), 8);
+      } else {
+        std::memcpy(slot, &(rows[r]->*c.number), 8);
+      }
+    }
+  }
+  return buffer;
+}
+
+/// Creates an empty, chunked, extendible 1-D dataset of `type`.
+H5Handle create_table(hid_t group, const char* name, hid_t type, hsize_t chunk);
+/// Appends `count` records from `buffer` (memory type `type`); returns the first new index.
+hsize_t append_records(hid_t dataset, hid_t type, const void* buffer, hsize_t count);
+/// Overwrites record `index`.
+void write_record(hid_t dataset, hid_t type, const void* buffer, hsize_t index);
+hsize_t dataset_length(hid_t dataset);
+
+/// Reads a whole compound table into rows: columns absent from the file keep the row's defaults.
+template <class Row>
+std::vector<Row> read_table(hid_t group, const char* name, const std::vector<Column<Row>>& columns);
+
+}  // namespace tfbench::harness::impl
+
+#include "results/hdf5_util_impl.hpp"

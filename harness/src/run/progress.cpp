@@ -1,0 +1,83 @@
+#include "run/progress.hpp"
+
+#include "tfbench/harness/rows.hpp"
+#include "tfbench/harness/text.hpp"
+
+#include <cmath>
+
+namespace tfbench::harness::impl {
+
+Progress::Progress(std::ostream& out, bool interactive, std::size_t total_rows, double total_weight)
+    : out_(out),
+      interactive_(interactive),
+      total_rows_(total_rows),
+      total_weight_(total_weight),
+      start_(std::chrono::steady_clock::now()) {}
+
+double Progress::elapsed() const {
+  return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
+}
+
+void Progress::clear_status() {
+  if (interactive_ && status_shown_) {
+    out_ << "\r\033[K";
+    status_shown_ = false;
+  }
+}
+
+void Progress::note(const std::string& text) {
+  clear_status();
+  out_ << text << '\n';
+  tick();
+}
+
+void Progress::activity(const std::string& text) {
+  activity_ = text;
+  tick();
+}
+
+void Progress::done(const ResultRow& row, double weight) {
+  ++done_rows_;
+  done_weight_ += weight;
+  clear_status();
+  std::string line = "[" + std::to_string(done_rows_) + "/" + std::to_string(total_rows_) + "] " +
+                     row.case_id + " threads=" + std::to_string(row.threads) + " " + row.exec_space + ": ";
+  if (row.status == "ok") {
+    line += "median " + format_seconds(row.median_s) + ", " + format_rate(headline_rate(row));
+    if (!row.fastest_peer.empty() && std::isfinite(row.speedup_vs_fastest_peer)) {
+      line += row.fastest_peer == row.variant
+                  ? ", fastest peer"
+                  : ", " + format_speedup(row.speedup_vs_fastest_peer) + " vs " + row.fastest_peer;
+    }
+    line += ", ok";
+  } else {
+    line += row.status + (row.error.empty() ? "" : ": " + row.error);
+  }
+  out_ << line << '\n';
+  out_.flush();
+  tick();
+}
+
+void Progress::tick() {
+  if (!interactive_) return;
+  const double t = elapsed();
+  std::string eta = "estimating";
+  if (done_weight_ > 0.0 && total_weight_ > 0.0) {
+    eta = "~" + format_seconds(std::max(0.0, t * (total_weight_ - done_weight_) / done_weight_)) + " left";
+  }
+  const std::size_t current = std::min(done_rows_ + 1, total_rows_);
+  std::string status = "case " + std::to_string(current) + " of " + std::to_string(total_rows_) +
+                       ", elapsed " + format_seconds(t) + ", " + eta +
+                       (activity_.empty() ? "" : ": " + activity_);
+  if (status.size() > 160) status = status.substr(0, 157) + "...";
+  out_ << "\r\033[K" << status;
+  out_.flush();
+  status_shown_ = true;
+}
+
+void Progress::finish() {
+  clear_status();
+  out_.flush();
+}
+
+}  // namespace tfbench::harness::impl

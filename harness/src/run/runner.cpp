@@ -1,0 +1,553 @@
+#include "tfbench/harness/runner.hpp"
+
+#include "run/environment.hpp"
+#include "run/progress.hpp"
+#include "run/protocol.hpp"
+#include "run/spawn.hpp"
+#include "run/supervisor.hpp"
+#include "tfbench/engine/core/build_info.hpp"
+#include "tfbench/engine/core/system_info.hpp"
+#include "tfbench/harness/fault_inject.hpp"
+#include "tfbench/harness/results.hpp"
+#include "tfbench/harness/rows.hpp"
+#include "tfbench/harness/sha256.hpp"
+#include "tfbench/harness/text.hpp"
+
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <filesystem>
+#include <map>
+
+namespace tfbench::harness {
+
+using impl::Hello;
+using impl::VariantOutcome;
+
+int available_cpus() {
+  return std::max(1, affinity_cpu_count());
+}
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t0) {
+  return std::chrono::duration<double>(Clock::now() - t0).count();
+}
+
+/// Estimated cost of one row, for the remaining-time estimate: calibration (about 2.5 min_time),
+/// the samples, and a little fixed overhead.
+double row_weight(const CaseGroup& g) {
+  return (g.repetitions + 2.5) * g.min_time + 0.01;
+}
+
+std::string default_output_path() {
+  namespace fs = std::filesystem;
+  const std::string stem = "results/" + utc_now_compact() + "-" + host_name();
+  std::string path = stem + ".h5";
+  for (int k = 2; fs::exists(path); ++k) path = stem + "-" + std::to_string(k) + ".h5";
+  return path;
+}
+
+/// A case of a worker plan still to be run, with the variants not yet recorded.
+struct PendingCase {
+  std::size_t index = 0;
+  std::vector<std::string> variants;
+};
+
+struct Tally {
+  std::map<std::string, std::size_t> by_status;
+  std::size_t verification_failures = 0;
+  double overhead_s = 0.0;
+  double startup_s = 0.0;
+  double ceilings_s = 0.0;
+  std::size_t workers = 0;
+  bool failures() const {
+    for (const char* s : {"check_failed", "error", "crashed"}) {
+      const auto it = by_status.find(s);
+      if (it != by_status.end() && it->second) return true;
+    }
+    return verification_failures > 0;
+  }
+};
+
+class Session {
+ public:
+  Session(const RunOptions& options, const RunPlan& plan, ResultsWriter& writer, impl::Progress& progress,
+          const impl::SignalWatch& signals, std::uint64_t seed)
+      : options_(options),
+        plan_(plan),
+        writer_(writer),
+        progress_(progress),
+        signals_(signals),
+        seed_(seed) {}
+
+  void run() {
+    for (const WorkerPlan& worker : plan_.workers) {
+      if (interrupted()) break;
+      run_worker_plan(worker);
+    }
+  }
+  bool interrupted() const { return signals_.received() != 0; }
+  const Tally& tally() const { return tally_; }
+
+ private:
+  const workloads::VariantInfo* find_variant(const CaseGroup& g, const std::string& name) const {
+    for (const auto& v : g.variants) {
+      if (v.name == name) return &v;
+    }
+    return nullptr;
+  }
+
+  ResultRow base_row(const WorkerPlan& w, const CaseGroup& g, const std::string& variant) const {
+    ResultRow row;
+    row.case_id = case_id(g, variant);
+    row.group_id = g.group_id;
+    row.family = std::string(g.family->name());
+    row.variant = variant;
+    if (const auto* info = find_variant(g, variant)) {
+      row.variant_kind = workloads::name(info->kind);
+      row.provider = info->provider;
+      row.strategy = info->strategy;
+    }
+    row.params = impl::to_json(g.params).dump();
+    row.exec_space = name(w.space);
+    row.threads = w.threads;
+    row.kokkos_threads = hello_ ? hello_->kokkos_threads : 0;
+    row.blas_threads = hello_ ? hello_->blas_threads : 0;
+    row.threshold_pct = g.threshold_pct ? *g.threshold_pct : kNaN;
+    row.worker_pid = current_pid_;
+    return row;
+  }
+
+  ResultRow row_from_outcome(const WorkerPlan& w, const CaseGroup& g, const VariantOutcome& o) const {
+    ResultRow row = base_row(w, g, o.variant);
+    if (!o.variant_kind.empty()) {
+      row.variant_kind = o.variant_kind;
+      row.provider = o.provider;
+      row.strategy = o.strategy;
+    }
+    row.status = o.status;
+    row.error = o.error;
+    row.overhead_s = o.overhead_s;
+    if (o.status == "ok" || o.status == "check_failed") {
+      row.max_rel_error = o.max_rel_error;
+      row.tolerance = o.tolerance;
+    }
+    if (o.status == "ok") {
+      row.samples = o.samples;
+      row.iterations = o.iterations;
+      // Zero work means "not meaningful" for the family: recorded as missing (NaN).
+      row.flops = o.flops > 0 ? o.flops : kNaN;
+      row.bytes = o.bytes > 0 ? o.bytes : kNaN;
+      row.allocations = o.allocations;
+      row.pool_hits = o.pool_hits;
+      row.transfers = o.transfers;
+      row.bytes_retained = o.bytes_retained;
+      row.metrics = o.metrics.dump();
+    }
+    return row;
+  }
+
+  /// Writes rows (deriving statistics and peers first) and reports them.
+  void record(const WorkerPlan& w, const CaseGroup& g, std::vector<ResultRow> rows) {
+    const std::string now = utc_now_iso();
+    for (auto& r : rows) r.finished_utc = now;
+    derive_case_fields(rows, worker_row_.ceiling_gflops, worker_row_.ceiling_gbs);
+    writer_.append_results(rows);
+    for (const auto& r : rows) {
+      ++tally_.by_status[r.status];
+      if (std::isfinite(r.overhead_s)) tally_.overhead_s += r.overhead_s;
+      progress_.done(r, row_weight(g));
+    }
+  }
+
+  /// Records every pending variant of the given cases with one status and reason.
+  void record_pending(const WorkerPlan& w, std::vector<PendingCase>& pending, const std::string& status,
+                      const std::string& error) {
+    for (const auto& p : pending) {
+      std::vector<ResultRow> rows;
+      for (const auto& v : p.variants) {
+        ResultRow row = base_row(w, w.groups[p.index], v);
+        row.status = status;
+        row.error = error;
+        rows.push_back(std::move(row));
+      }
+      record(w, w.groups[p.index], std::move(rows));
+    }
+    pending.clear();
+  }
+
+  void run_worker_plan(const WorkerPlan& w) {
+    std::vector<PendingCase> pending;
+    for (std::size_t i = 0; i < w.groups.size(); ++i) {
+      PendingCase p;
+      p.index = i;
+      for (const auto& v : w.groups[i].variants) p.variants.push_back(v.name);
+      pending.push_back(std::move(p));
+    }
+    std::optional<workloads::Ceilings> ceilings;
+    const std::string label = "threads=" + std::to_string(w.threads) + " " + name(w.space);
+    impl::WorkerEnvironmentOptions env_options;
+    env_options.threads = w.threads;
+    env_options.omp_proc_bind = options_.omp_proc_bind;
+    env_options.omp_places = options_.omp_places;
+    const auto environment = impl::worker_environment(env_options);
+    const std::string exe = impl::self_executable();
+
+    while (!pending.empty() && !interrupted()) {
+      impl::WorkerJob job;
+      job.space = w.space;
+      job.threads = w.threads;
+      job.seed = seed_;
+      job.ceilings = ceilings;
+      job.measure_ceilings = options_.measure_ceilings;
+      for (const auto& p : pending) {
+        const CaseGroup& g = w.groups[p.index];
+        impl::JobCase c;
+        c.index = p.index;
+        c.family = std::string(g.family->name());
+        c.params = g.params;
+        c.group_id = g.group_id;
+        c.variants = p.variants;
+        c.repetitions = g.repetitions;
+        c.min_time = g.min_time;
+        job.cases.push_back(std::move(c));
+      }
+      hello_.reset();
+      current_.reset();
+      current_phase_.clear();
+      worker_row_ = WorkerRow{};
+      worker_row_.threads = w.threads;
+      worker_row_.exec_space = name(w.space);
+      worker_row_.blas_threads_requested = w.threads;
+      if (ceilings) {
+        worker_row_.ceiling_gflops = ceilings->gflops;
+        worker_row_.ceiling_gbs = ceilings->gbs;
+      }
+      const auto started = Clock::now();
+      const impl::WorkerProcess process = impl::spawn_worker(exe, impl::to_json(job).dump(), environment);
+      current_pid_ = process.pid;
+      worker_row_.pid = process.pid;
+      ++tally_.workers;
+      progress_.note("worker " + std::to_string(process.pid) + ": " + label +
+                     (ceilings ? " (restarted)" : ""));
+      progress_.activity(label + ": starting worker");
+      std::optional<std::size_t> worker_index;
+
+      auto on_message = [&](const Json& m) {
+        const std::string& kind = m.at("msg").as_string();
+        if (kind == "hello") {
+          hello_ = impl::hello_from_json(m);
+          worker_row_.kokkos_threads = hello_->kokkos_threads;
+          worker_row_.blas_threads = hello_->blas_threads;
+          worker_row_.affinity_cpus = hello_->affinity_cpus;
+          worker_row_.omp_proc_bind = hello_->omp_proc_bind;
+          worker_row_.omp_places = hello_->omp_places;
+          worker_row_.startup_s = seconds_since(started);
+          tally_.startup_s += worker_row_.startup_s;
+          if (!hello_->verified) worker_row_.exit = "verification failed: " + hello_->why;
+          worker_index = writer_.append_worker(worker_row_);
+          progress_.activity(label + (hello_->verified ? ": measuring ceilings" : ": verification failed"));
+        } else if (kind == "ceilings") {
+          worker_row_.ceiling_gflops = m.at("gflops").as_double();
+          worker_row_.ceiling_gbs = m.at("gbs").as_double();
+          worker_row_.ceilings_s = m.at("seconds").as_double();
+          tally_.ceilings_s += worker_row_.ceilings_s;
+          ceilings = workloads::Ceilings{worker_row_.ceiling_gflops, worker_row_.ceiling_gbs};
+          if (worker_index) writer_.update_worker(*worker_index, worker_row_);
+        } else if (kind == "begin") {
+          current_ =
+              std::make_pair(static_cast<std::size_t>(m.at("case").as_int()), m.at("variant").as_string());
+          current_phase_ = m.at("phase").as_string();
+          if (current_->first < w.groups.size()) {
+            progress_.activity(label + " " + case_id(w.groups[current_->first], current_->second) + " (" +
+                               (current_phase_ == "check" ? "checking" : "timing") + ")");
+          }
+        } else if (kind == "rows") {
+          const auto index = static_cast<std::size_t>(m.at("case").as_int());
+          if (index >= w.groups.size()) return;
+          const CaseGroup& g = w.groups[index];
+          std::vector<ResultRow> rows;
+          for (const auto& r : m.at("rows").as_array())
+            rows.push_back(row_from_outcome(w, g, impl::outcome_from_json(r)));
+          record(w, g, std::move(rows));
+          pending.erase(std::remove_if(pending.begin(), pending.end(),
+                                       [&](const PendingCase& p) { return p.index == index; }),
+                        pending.end());
+          current_.reset();
+        }
+      };
+      const impl::ProcessEnd end = impl::supervise(
+          process, signals_, on_message, [&] { progress_.tick(); }, options_.interactive ? 200 : 1000);
+      const std::string how = impl::describe_wait_status(end.wait_status);
+
+      if (!worker_index) {
+        // Died (or was stopped) before reporting: record the worker as far as we know it.
+        worker_row_.exit = end.interrupt_signal ? "interrupted" : how;
+        worker_index = writer_.append_worker(worker_row_);
+      }
+      if (end.interrupt_signal) {
+        worker_row_.exit = "interrupted (" + impl::signal_name(end.interrupt_signal) + ")";
+        writer_.update_worker(*worker_index, worker_row_);
+        if (current_) {
+          // The case in progress is recorded as interrupted; cases never started are not rows.
+          auto it = std::find_if(pending.begin(), pending.end(),
+                                 [&](const PendingCase& p) { return p.index == current_->first; });
+          if (it != pending.end()) {
+            std::vector<PendingCase> one = {*it};
+            record_pending(w, one, "interrupted",
+                           "interrupted by " + impl::signal_name(end.interrupt_signal));
+          }
+        }
+        return;
+      }
+      if (!hello_) {
+        ++tally_.verification_failures;
+        record_pending(w, pending, "error",
+                       "worker " + std::to_string(process.pid) + " failed before verification: " + how +
+                           " (see its messages above)");
+      } else if (!hello_->verified) {
+        ++tally_.verification_failures;
+        writer_.update_worker(*worker_index, worker_row_);
+        progress_.note("worker " + std::to_string(process.pid) + ": " + label +
+                       ": verification failed: " + hello_->why);
+        record_pending(w, pending, "error", "verification failed: " + hello_->why);
+      } else if (pending.empty() && how == "ok") {
+        worker_row_.exit = "ok";
+        writer_.update_worker(*worker_index, worker_row_);
+      } else if (current_) {
+        // The worker died inside a case: that variant is the culprit; a fresh worker goes on
+        // with everything else, this case's other variants included.
+        worker_row_.exit = how;
+        writer_.update_worker(*worker_index, worker_row_);
+        const std::string while_doing = current_phase_ == "check" ? "while checking" : "while timing";
+        auto it = std::find_if(pending.begin(), pending.end(),
+                               [&](const PendingCase& p) { return p.index == current_->first; });
+        if (it != pending.end()) {
+          const CaseGroup& g = w.groups[it->index];
+          ResultRow row = base_row(w, g, current_->second);
+          row.status = "crashed";
+          row.error = how + " " + while_doing + " (worker " + std::to_string(process.pid) + ")";
+          record(w, g, {row});
+          it->variants.erase(std::remove(it->variants.begin(), it->variants.end(), current_->second),
+                             it->variants.end());
+          if (it->variants.empty()) pending.erase(it);
+        }
+        progress_.note("worker " + std::to_string(process.pid) + ": " + how + " " + while_doing + " " +
+                       case_id(w.groups[current_->first], current_->second) +
+                       (pending.empty() ? "" : "; starting a fresh worker for the remaining cases"));
+      } else {
+        worker_row_.exit = how;
+        writer_.update_worker(*worker_index, worker_row_);
+        record_pending(w, pending, "error",
+                       "worker " + std::to_string(process.pid) + " ended (" + how + ") outside any case");
+      }
+    }
+  }
+
+  const RunOptions& options_;
+  const RunPlan& plan_;
+  ResultsWriter& writer_;
+  impl::Progress& progress_;
+  const impl::SignalWatch& signals_;
+  std::uint64_t seed_;
+  Tally tally_;
+  // State of the worker process being supervised.
+  std::optional<Hello> hello_;
+  std::optional<std::pair<std::size_t, std::string>> current_;
+  std::string current_phase_;
+  WorkerRow worker_row_;
+  std::int64_t current_pid_ = 0;
+};
+
+RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& configs, std::uint64_t seed) {
+  RunInfo info;
+  const BuildInfo& build = build_info();
+  info.start_utc = utc_now_iso();
+  info.hostname = host_name();
+  info.run_id = utc_now_compact() + "-" + info.hostname + "-" + std::to_string(getpid());
+  info.status = "running";
+  info.tfbench_version = build.version;
+  info.git_revision = build.git_revision;
+  info.git_dirty = build.git_dirty;
+  info.command_line = options.command_line;
+  std::string texts;
+  for (const auto& c : configs) {
+    info.config_paths += (info.config_paths.empty() ? "" : ";") + c.path;
+    info.config_texts.push_back(c.text);
+    texts += c.text;
+  }
+  info.config_sha256 = sha256_hex(texts);
+  info.cpu_model = cpu_model();
+  info.online_cpus = online_cpu_count();
+  info.compiler = build.compiler;
+  info.build_type = build.build_type;
+  info.build_flags = build.build_flags;
+  info.kokkos_version = build.kokkos_version;
+  info.kokkos_kernels_version = build.kokkos_kernels_version;
+  std::vector<std::string> spaces;
+  for (ExecSpaceKind k : enabled_exec_spaces()) spaces.emplace_back(name(k));
+  info.kokkos_spaces = join(spaces, ",");
+  const BlasInfo blas = blas_info();
+  info.blas_vendor = blas.vendor;
+  info.blas_config = blas.config;
+  info.blas_threading = blas.threading;
+  info.seed = static_cast<std::int64_t>(seed);
+  info.repetitions_default = options.overrides.repetitions.value_or(BuiltinDefaults::repetitions);
+  info.min_time_default = options.overrides.min_time.value_or(BuiltinDefaults::min_time);
+  return info;
+}
+
+}  // namespace
+
+int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& err) {
+  LoadOptions load;
+  load.max_threads = available_cpus();
+  std::vector<Config> configs;
+  try {
+    for (const auto& path : options.configs) configs.push_back(load_config(path, load));
+    FaultPlan::from_environment();  // a malformed TFBENCH_FAULT_INJECT is an input error, caught here
+  } catch (const ConfigError& e) {
+    for (const auto& issue : e.issues()) err << issue.to_string() << '\n';
+    return kRunBadInput;
+  } catch (const std::invalid_argument& e) {
+    err << "tfbench run: " << e.what() << '\n';
+    return kRunBadInput;
+  }
+  RunPlan plan;
+  try {
+    plan = make_plan(configs, options.overrides);
+  } catch (const std::invalid_argument& e) {
+    err << "tfbench run: " << e.what() << '\n';
+    return kRunBadInput;
+  }
+  for (const auto& note : plan.notes) err << "note: " << note << '\n';
+  if (plan.row_count() == 0) {
+    err << "tfbench run: nothing to run" << (options.overrides.filter ? " (--filter matched no case)" : "")
+        << '\n';
+    return kRunBadInput;
+  }
+  std::uint64_t seed = BuiltinDefaults::seed;
+  if (options.seed) {
+    seed = *options.seed;
+  } else {
+    for (const auto& c : configs) {
+      if (c.seed) {
+        seed = *c.seed;
+        break;
+      }
+    }
+  }
+  const std::string path = options.out ? *options.out : default_output_path();
+  if (options.dry_run) {
+    print_plan(plan, out);
+    out << "dry run: nothing measured; a run would write " << path << "\n";
+    return kRunOk;
+  }
+
+  impl::SignalWatch signals;
+  std::optional<ResultsWriter> writer;
+  RunInfo info = make_run_info(options, configs, seed);
+  try {
+    writer.emplace(path, options.overwrite);
+    writer->begin_run(info);
+  } catch (const ResultsError& e) {
+    err << "tfbench run: " << e.what() << '\n';
+    return kRunBadInput;
+  }
+  double total_weight = 0.0;
+  for (const auto& w : plan.workers) {
+    for (const auto& g : w.groups) total_weight += row_weight(g) * static_cast<double>(g.variants.size());
+  }
+  impl::Progress progress(out, options.interactive, plan.row_count(), total_weight);
+  out << "tfbench run: " << plan.row_count() << " case(s) in " << plan.workers.size()
+      << " thread configuration(s); results go to " << path << '\n';
+
+  Session session(options, plan, *writer, progress, signals, seed);
+  std::string status = "complete";
+  int rc = kRunOk;
+  try {
+    session.run();
+    if (session.interrupted()) status = "interrupted";
+  } catch (const std::exception& e) {
+    progress.finish();
+    err << "tfbench run: the run failed: " << e.what() << '\n';
+    status = "failed";
+  }
+  try {
+    writer->finish_run(status, utc_now_iso());
+    writer->close();
+  } catch (const std::exception& e) {
+    err << "tfbench run: could not finish " << path << ": " << e.what() << '\n';
+    status = "failed";
+  }
+  progress.finish();
+
+  const Tally& t = session.tally();
+  std::vector<std::string> counts;
+  std::size_t rows = 0;
+  for (const auto& [s, n] : t.by_status) {
+    counts.push_back(std::to_string(n) + " " + s);
+    rows += n;
+  }
+  out << "\ntfbench run: " << status << ": " << rows << " row(s)"
+      << (counts.empty() ? "" : " (" + join(counts) + ")") << " in " << format_seconds(progress.elapsed())
+      << '\n';
+  out << "overhead: " << t.workers << " worker start(s) " << format_seconds(t.startup_s) << ", ceilings "
+      << format_seconds(t.ceilings_s) << ", per-case set-up/check/calibration "
+      << format_seconds(t.overhead_s) << '\n';
+  out << "results: " << path << "\n  tfbench report " << path << '\n';
+  if (status == "interrupted") return kRunInterrupted;
+  if (status == "failed") return kRunFailures;
+  if (t.failures()) rc = kRunFailures;
+  return rc;
+}
+
+std::vector<VerifiedWorker> verify_workers(const std::vector<int>& threads,
+                                           const std::optional<std::string>& proc_bind,
+                                           const std::optional<std::string>& places) {
+  std::vector<VerifiedWorker> out;
+  impl::SignalWatch signals;
+  const std::string exe = impl::self_executable();
+  for (int t : threads) {
+    VerifiedWorker v;
+    v.threads = t;
+    impl::WorkerJob job;
+    job.space = default_device_space();
+    job.threads = t;
+    job.verify_only = true;
+    impl::WorkerEnvironmentOptions env;
+    env.threads = t;
+    env.omp_proc_bind = proc_bind;
+    env.omp_places = places;
+    const auto process = impl::spawn_worker(exe, impl::to_json(job).dump(), impl::worker_environment(env));
+    bool got = false;
+    const auto end = impl::supervise(
+        process, signals,
+        [&](const Json& m) {
+          if (m.at("msg").as_string() != "hello") return;
+          const Hello h = impl::hello_from_json(m);
+          got = true;
+          v.exec_space = h.exec_space;
+          v.kokkos_threads = h.kokkos_threads;
+          v.blas_threads = h.blas_threads;
+          v.affinity_cpus = h.affinity_cpus;
+          v.omp_proc_bind = h.omp_proc_bind;
+          v.verified = h.verified;
+          v.why = h.why;
+        },
+        [] {}, 1000);
+    if (!got) v.why = "worker failed: " + impl::describe_wait_status(end.wait_status);
+    out.push_back(v);
+    if (end.interrupt_signal) break;
+  }
+  return out;
+}
+
+}  // namespace tfbench::harness

@@ -1,0 +1,126 @@
+// Verdict logic of `tfbench compare` and row matching between files.
+
+#include "tfbench/harness/compare.hpp"
+
+#include <catch2/catch.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+using namespace tfbench::harness;
+
+namespace {
+
+std::vector<double> around(double center, int n, double spread = 0.01) {
+  std::vector<double> out;
+  for (int i = 0; i < n; ++i) out.push_back(center * (1.0 + spread * (i - n / 2) / n));
+  return out;
+}
+
+ResultRow row(const std::string& id, std::int64_t threads, const std::vector<double>& samples,
+              const std::string& status = "ok") {
+  ResultRow r;
+  r.case_id = id;
+  r.group_id = id.substr(0, id.rfind('/'));
+  r.family = "fake";
+  r.variant = id.substr(id.rfind('/') + 1);
+  r.exec_space = "openmp";
+  r.threads = threads;
+  r.status = status;
+  r.samples = samples;
+  if (!samples.empty()) {
+    std::vector<double> s = samples;
+    std::sort(s.begin(), s.end());
+    r.median_s = s.size() % 2 ? s[s.size() / 2] : 0.5 * (s[s.size() / 2 - 1] + s[s.size() / 2]);
+  }
+  return r;
+}
+
+ResultsFile file_of(const std::string& path, std::vector<ResultRow> rows) {
+  ResultsFile f;
+  f.path = path;
+  f.schema_version = 1;
+  RunData run;
+  run.info.run_id = path + "-run";
+  run.results = std::move(rows);
+  f.runs.push_back(std::move(run));
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("verdicts from ratio, threshold and significance", "[compare]") {
+  const auto base = around(1.0, 7);
+  auto j = judge(base, around(1.5, 7), 10.0, 0.05);
+  CHECK(j.verdict == Verdict::Regression);
+  CHECK(j.ratio == Catch::Detail::Approx(1.5));
+  CHECK(j.change_pct == Catch::Detail::Approx(50.0));
+  CHECK(j.p < 0.05);
+
+  j = judge(base, around(0.5, 7), 10.0, 0.05);
+  CHECK(j.verdict == Verdict::Improvement);
+
+  j = judge(base, around(1.05, 7), 10.0, 0.05);
+  CHECK(j.verdict == Verdict::NoChange);
+  CHECK_THAT(j.reason, Catch::Contains("significant but smaller"));
+
+  // 0.92 is a 8% speed-up in time but above 1/1.1: within the threshold.
+  j = judge(base, around(0.92, 7), 10.0, 0.05);
+  CHECK(j.verdict == Verdict::NoChange);
+}
+
+TEST_CASE("inconclusive says whether samples were too few or too noisy", "[compare]") {
+  auto j = judge({1.0, 1.01, 0.99}, {2.0, 2.02, 1.98}, 10.0, 0.05);
+  CHECK(j.verdict == Verdict::Inconclusive);
+  CHECK_THAT(j.reason,
+             Catch::StartsWith("too few samples: with 3 and 3 samples the smallest possible p is 0.100"));
+  CHECK_THAT(j.reason, Catch::Contains("--repetitions 4"));
+
+  // Same medians as a regression, but the samples overlap entirely: too noisy.
+  j = judge({1.0, 3.0, 0.5, 2.9, 0.4, 1.1}, {1.6, 0.45, 3.1, 1.5, 0.42, 2.95}, 10.0, 0.05);
+  CHECK(j.verdict == Verdict::Inconclusive);
+  CHECK_THAT(j.reason, Catch::StartsWith("too noisy:"));
+  CHECK(samples_needed(0.05) == 4);
+  CHECK(samples_needed(0.01) == 5);
+}
+
+TEST_CASE("files are matched on case, threads and space; failures are regressions", "[compare]") {
+  const ResultsFile base =
+      file_of("a.h5", {row("fake/n=1/engine", 1, around(1.0, 6)), row("fake/n=1/engine", 2, around(1.0, 6)),
+                       row("fake/n=1/peer", 1, around(1.0, 6)), row("fake/n=2/engine", 1, around(1.0, 6))});
+  ResultsFile fresh =
+      file_of("b.h5", {row("fake/n=1/engine", 1, around(2.0, 6)), row("fake/n=1/engine", 2, around(1.0, 6)),
+                       row("fake/n=1/peer", 1, {}, "crashed"), row("fake/n=3/engine", 1, around(1.0, 6))});
+  fresh.runs[0].results[1].threshold_pct = 0.001;  // per-case threshold from the config wins
+  const CompareReport r = compare_results(base, fresh, CompareSettings{});
+  REQUIRE(r.rows.size() == 3);
+  CHECK(r.count(Verdict::Regression) == 2);  // slower, and ok -> crashed
+  const auto find = [&](const std::string& id, std::int64_t t) {
+    for (const auto& c : r.rows) {
+      if (c.case_id == id && c.threads == t) return c;
+    }
+    FAIL("no row " << id);
+    return CaseComparison{};
+  };
+  CHECK(find("fake/n=1/engine", 1).judgement.verdict == Verdict::Regression);
+  CHECK(find("fake/n=1/engine", 2).threshold_from_config);
+  CHECK(find("fake/n=1/engine", 2).threshold_pct == 0.001);
+  CHECK(find("fake/n=1/peer", 1).judgement.verdict == Verdict::Regression);
+  CHECK_THAT(find("fake/n=1/peer", 1).judgement.reason, Catch::StartsWith("status crashed (base ok)"));
+  REQUIRE(r.not_compared.size() == 2);  // n=2 only in base, n=3 only in new
+  CHECK(r.geomean_ratio == Catch::Detail::Approx(std::sqrt(2.0)).epsilon(0.01));
+
+  for (auto format : {CompareFormat::Table, CompareFormat::Markdown, CompareFormat::Json}) {
+    std::ostringstream out;
+    print_compare(r, format, out);
+    CHECK_THAT(out.str(), Catch::Contains("REGRESSION"));
+  }
+  std::ostringstream json;
+  print_compare(r, CompareFormat::Json, json);
+  CHECK_THAT(json.str(), Catch::Contains("\"summary\":{\"REGRESSION\":2"));
+
+  const ResultsFile other = file_of("c.h5", {row("fake/n=9/engine", 1, around(1.0, 6))});
+  CHECK_THROWS_AS(compare_results(base, other, CompareSettings{}), CompareError);
+  CHECK_THROWS_AS(compare_results(base, file_of("d.h5", {}), CompareSettings{}), CompareError);
+}
