@@ -3,6 +3,7 @@
 
 #include "tfbench/harness/results.hpp"
 
+#include <hdf5.h>
 #include <unistd.h>
 #include <catch2/catch.hpp>
 
@@ -174,4 +175,85 @@ TEST_CASE("merge copies every run, renames colliding ids and keeps provenance", 
   CHECK_THROWS_AS(merge_results({a, out}, out, true), ResultsError);  // output is an input
   CHECK_THROWS_AS(merge_results({dir.file("nope.h5")}, dir.file("o2.h5"), false), ResultsError);
   CHECK_FALSE(fs::exists(dir.file("o2.h5")));  // nothing written when an input is unusable
+}
+
+TEST_CASE("a file from an older writer with fewer columns still reads", "[results]") {
+  TempDir dir;
+  const std::string path = dir.file("old.h5");
+  {
+    // A minimal v1 file written by hand: three result columns, no workers columns beyond two.
+    const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t text = H5Tcopy(H5T_C_S1);
+    H5Tset_size(text, H5T_VARIABLE);
+    const hid_t scalar = H5Screate(H5S_SCALAR);
+    const char* schema = "tfbench-results";
+    hid_t a = H5Acreate2(file, "schema", text, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, text, &schema);
+    H5Aclose(a);
+    const long long version = 1;
+    a = H5Acreate2(file, "schema_version", H5T_NATIVE_LLONG, scalar, H5P_DEFAULT, H5P_DEFAULT);
+    H5Awrite(a, H5T_NATIVE_LLONG, &version);
+    H5Aclose(a);
+    const hid_t runs = H5Gcreate2(file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    const hid_t run = H5Gcreate2(runs, "old-run", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    struct Old {
+      const char* case_id;
+      int threads;  // a 32-bit integer: converted on read
+      double median_s;
+      long long sample_offset, sample_count;
+    };
+    const hid_t type = H5Tcreate(H5T_COMPOUND, sizeof(Old));
+    H5Tinsert(type, "case_id", HOFFSET(Old, case_id), text);
+    H5Tinsert(type, "threads", HOFFSET(Old, threads), H5T_NATIVE_INT);
+    H5Tinsert(type, "median_s", HOFFSET(Old, median_s), H5T_NATIVE_DOUBLE);
+    H5Tinsert(type, "sample_offset", HOFFSET(Old, sample_offset), H5T_NATIVE_LLONG);
+    H5Tinsert(type, "sample_count", HOFFSET(Old, sample_count), H5T_NATIVE_LLONG);
+    const hsize_t one = 1, two = 2;
+    const Old row{"fam/n=1/x", 2, 0.5, 0, 2};
+    const hid_t space = H5Screate_simple(1, &one, nullptr);
+    const hid_t d = H5Dcreate2(run, "results", type, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(d, type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &row);
+    const double samples[2] = {0.4, 0.6};
+    const hid_t sspace = H5Screate_simple(1, &two, nullptr);
+    const hid_t sd =
+        H5Dcreate2(run, "samples", H5T_NATIVE_DOUBLE, sspace, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(sd, H5T_NATIVE_DOUBLE, H5S_ALL, H5S_ALL, H5P_DEFAULT, samples);
+    struct OldWorker {
+      int threads;
+      long long pid;
+    };
+    const hid_t wtype = H5Tcreate(H5T_COMPOUND, sizeof(OldWorker));
+    H5Tinsert(wtype, "threads", HOFFSET(OldWorker, threads), H5T_NATIVE_INT);
+    H5Tinsert(wtype, "pid", HOFFSET(OldWorker, pid), H5T_NATIVE_LLONG);
+    const OldWorker worker{2, 77};
+    const hid_t wd = H5Dcreate2(run, "workers", wtype, space, H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT);
+    H5Dwrite(wd, wtype, H5S_ALL, H5S_ALL, H5P_DEFAULT, &worker);
+    for (hid_t id : {wd, sd, d}) H5Dclose(id);
+    for (hid_t id : {wtype, type, text}) H5Tclose(id);
+    for (hid_t id : {space, sspace, scalar}) H5Sclose(id);
+    H5Gclose(run);
+    H5Gclose(runs);
+    H5Fclose(file);
+  }
+  const ResultsFile f = read_results(path);
+  REQUIRE(f.runs.size() == 1);
+  const RunData& run = f.runs[0];
+  CHECK(run.info.status.empty());  // an absent attribute reads as empty
+  REQUIRE(run.results.size() == 1);
+  CHECK(run.results[0].case_id == "fam/n=1/x");
+  CHECK(run.results[0].threads == 2);
+  CHECK(run.results[0].median_s == 0.5);
+  CHECK(run.results[0].samples == std::vector<double>{0.4, 0.6});
+  CHECK(std::isnan(run.results[0].gflops));  // a column the file lacks
+  CHECK(run.results[0].status.empty());
+  REQUIRE(run.workers.size() == 1);
+  CHECK(run.workers[0].pid == 77);
+  CHECK(std::isnan(run.workers[0].ceiling_gbs));
+}
+
+TEST_CASE("a file that is HDF5 but not tfbench's is refused", "[results]") {
+  TempDir dir;
+  const std::string path = dir.file("other.h5");
+  H5Fclose(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
+  CHECK_THROWS_WITH(read_results(path), Catch::Contains("not a tfbench result file"));
 }

@@ -43,8 +43,18 @@ std::string summarize(const std::vector<ConfigIssue>& issues) {
 }
 }  // namespace
 
+namespace {
+/// Issues in file order, whatever order the checks ran in.
+std::vector<ConfigIssue> in_file_order(std::vector<ConfigIssue> issues) {
+  std::stable_sort(issues.begin(), issues.end(), [](const ConfigIssue& a, const ConfigIssue& b) {
+    return std::make_pair(a.where.line, a.where.column) < std::make_pair(b.where.line, b.where.column);
+  });
+  return issues;
+}
+}  // namespace
+
 ConfigError::ConfigError(std::vector<ConfigIssue> issues)
-    : std::runtime_error(summarize(issues)), issues_(std::move(issues)) {}
+    : std::runtime_error(summarize(in_file_order(issues))), issues_(in_file_order(std::move(issues))) {}
 
 std::size_t BenchmarkBlock::point_count() const {
   std::size_t count = 1;

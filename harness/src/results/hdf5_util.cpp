@@ -14,6 +14,14 @@ H5Handle h5_checked(hid_t id, H5Handle::Closer closer, const std::string& what) 
   return H5Handle(id, closer);
 }
 
+H5Handle unlocked_file_access() {
+  H5Handle access = h5_checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+#if H5_VERSION_GE(1, 10, 7)
+  h5_check(H5Pset_file_locking(access, false, true), "file locking");
+#endif
+  return access;
+}
+
 void h5_check(herr_t status, const std::string& what) {
   if (status < 0) throw ResultsError(what + ": HDF5 call failed");
 }

@@ -48,6 +48,10 @@ class H5Handle {
   Closer closer_ = nullptr;
 };
 
+/// File access properties without HDF5's file lock, so that a file can be read while a run is
+/// still appending to it (every append is flushed; a reader may rarely catch a flush half done).
+H5Handle unlocked_file_access();
+
 /// Wraps `id`, throwing ResultsError("<what>: HDF5 call failed") when it is negative.
 H5Handle h5_checked(hid_t id, H5Handle::Closer closer, const std::string& what);
 void h5_check(herr_t status, const std::string& what);

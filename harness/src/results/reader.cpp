@@ -62,7 +62,8 @@ H5Handle open_results_file(const std::string& path, unsigned flags) {
   std::error_code ec;
   if (!std::filesystem::exists(path, ec)) throw ResultsError(path + ": no such file");
   if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultsError(path + " is not an HDF5 file");
-  const hid_t file = H5Fopen(path.c_str(), flags, H5P_DEFAULT);
+  H5Handle access = unlocked_file_access();
+  const hid_t file = H5Fopen(path.c_str(), flags, access);
   if (file < 0) throw ResultsError("cannot open " + path + " (locked by a running writer, or damaged)");
   return H5Handle(file, H5Fclose);
 }

@@ -35,7 +35,7 @@ ResultsWriter::ResultsWriter(const std::string& path, bool overwrite) : path_(pa
     if (ec)
       throw ResultsError("cannot create directory " + target.parent_path().string() + ": " + ec.message());
   }
-  H5Handle access = h5_checked(H5Pcreate(H5P_FILE_ACCESS), H5Pclose, "file access properties");
+  H5Handle access = impl::unlocked_file_access();
   // Close the file with its last handle, whatever else is still open: a clean file on every exit.
   h5_check(H5Pset_fclose_degree(access, H5F_CLOSE_STRONG), "close degree");
   const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);

@@ -48,6 +48,7 @@ Json to_json(const WorkerJob& job) {
   out.set("threads", job.threads);
   out.set("seed", static_cast<std::int64_t>(job.seed));
   out.set("verify_only", job.verify_only);
+  out.set("measure_ceilings", job.measure_ceilings);
   if (job.ceilings) {
     out.set("ceilings", Json(Json::Object{{"gflops", job.ceilings->gflops}, {"gbs", job.ceilings->gbs}}));
   }
@@ -75,6 +76,7 @@ WorkerJob job_from_json(const Json& json) {
   job.threads = static_cast<int>(json.at("threads").as_int());
   job.seed = static_cast<std::uint64_t>(json.at("seed").as_int());
   job.verify_only = json.at("verify_only").as_bool();
+  job.measure_ceilings = json.at("measure_ceilings").as_bool();
   if (const Json* c = json.find("ceilings")) {
     job.ceilings = workloads::Ceilings{c->at("gflops").as_double(), c->at("gbs").as_double()};
   }

@@ -35,6 +35,7 @@ struct WorkerJob {
   std::uint64_t seed = 1;
   bool verify_only = false;                     // `tfbench info`: verify and exit
   std::optional<workloads::Ceilings> ceilings;  // reuse (a restarted worker); else measure
+  bool measure_ceilings = true;                 // false: no ceilings (fractions of ceiling stay NaN)
   std::vector<JobCase> cases;
 };
 

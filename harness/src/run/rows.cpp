@@ -59,7 +59,12 @@ HeadlineRate headline_rate(const ResultRow& row) {
   bool bytes = has_bytes && !has_flops;
   if (has_flops && has_bytes) {
     const double fc = row.frac_compute_ceiling, fb = row.frac_bandwidth_ceiling;
-    bytes = std::isfinite(fb) && (!std::isfinite(fc) || fb >= fc);
+    if (std::isfinite(fc) && std::isfinite(fb)) {
+      bytes = fb >= fc;
+    } else {
+      // No ceilings: below one flop per byte no CPU here is compute-bound.
+      bytes = row.flops / row.bytes < 1.0;
+    }
   }
   if (bytes) {
     r.value = row.gbs;

@@ -206,6 +206,7 @@ class Session {
       job.threads = w.threads;
       job.seed = seed_;
       job.ceilings = ceilings;
+      job.measure_ceilings = options_.measure_ceilings;
       for (const auto& p : pending) {
         const CaseGroup& g = w.groups[p.index];
         impl::JobCase c;

@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/prctl.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -51,6 +52,9 @@ WorkerProcess spawn_worker(const std::string& exe, const std::string& job,
     dup2(job_pipe[0], 0);
     dup2(message_pipe[1], 3);
     dup2(2, 1);  // worker chatter goes to stderr; stdout belongs to the parent's report
+    // Nothing else of the parent's may leak into the worker: an inherited descriptor of the HDF5
+    // file would keep its lock alive and the file open after the parent is gone.
+    syscall(SYS_close_range, 4U, ~0U, 0U);
     struct sigaction dfl {};
     dfl.sa_handler = SIG_DFL;
     for (int s : {SIGINT, SIGTERM, SIGPIPE, SIGHUP}) sigaction(s, &dfl, nullptr);

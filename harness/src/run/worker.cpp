@@ -14,6 +14,7 @@
 
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <csignal>
 #include <cstdlib>
 #include <iostream>
@@ -265,6 +266,8 @@ int worker_main(int message_fd) {
       ctx.seed = job.seed;
       if (job.ceilings) {
         ceilings = *job.ceilings;
+      } else if (!job.measure_ceilings) {
+        ceilings = workloads::Ceilings{std::nan(""), std::nan("")};
       } else {
         const auto t0 = Clock::now();
         ceilings = workloads::measure_ceilings(ctx);

@@ -42,8 +42,12 @@ void append_double(std::string& out, double v, bool strict) {
     out += strict ? "null" : (v > 0 ? "Infinity" : "-Infinity");
     return;
   }
+  // The shortest text that reads back as the same double.
   char buf[40];
-  std::snprintf(buf, sizeof(buf), "%.17g", v);
+  for (int precision = 15; precision <= 17; ++precision) {
+    std::snprintf(buf, sizeof(buf), "%.*g", precision, v);
+    if (std::strtod(buf, nullptr) == v) break;
+  }
   std::string text = buf;
   if (text.find_first_of(".eE") == std::string::npos) text += ".0";  // stays a double when read back
   out += text;

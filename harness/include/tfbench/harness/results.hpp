@@ -26,7 +26,7 @@ inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 /// Attributes of `/runs/<run_id>`: the run's provenance.
 struct RunInfo {
   std::string run_id;
-  std::string status = "running";
+  std::string status;  // "running", "complete", "interrupted", "failed"
   std::string start_utc, end_utc;
   std::string tfbench_version, git_revision, git_dirty;
   std::string command_line, config_paths, config_sha256;

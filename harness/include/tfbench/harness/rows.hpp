@@ -14,8 +14,8 @@ namespace tfbench::harness {
 /// `ok` peer / median of the row). Rows that are not `ok` keep NaN numbers.
 void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, double ceiling_gbs);
 
-/// The rate that matters for a row: the one closer to its ceiling (the binding resource); when no
-/// ceiling is known, GB/s for work that moves bytes only, else GFLOP/s.
+/// The rate that matters for a row: the one closer to its ceiling (the binding resource); without
+/// ceilings, GB/s below one flop per byte, else GFLOP/s.
 struct HeadlineRate {
   double value = kNaN;
   std::string unit;        // "GFLOP/s", "GB/s" or "" (no work recorded)

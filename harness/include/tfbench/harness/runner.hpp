@@ -23,6 +23,7 @@ struct RunOptions {
   bool dry_run = false;
   std::optional<std::string> omp_proc_bind;  // forced into workers (normally removed)
   std::optional<std::string> omp_places;
+  bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
   std::string command_line;
   /// Live progress line (a terminal); otherwise one line per finished case.
   bool interactive = false;
