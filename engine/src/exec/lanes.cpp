@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "backend_state.hpp"
+#include "tfbench/engine/core/thread_modes.hpp"
 #include "tfbench/engine/exec/outer_lanes.hpp"
 #include "tfbench/engine/exec/phase.hpp"
 
@@ -27,6 +28,7 @@ struct LaneTask {
   virtual void run_lane(int lane, int lanes) noexcept = 0;
   int lanes = 1;
   std::atomic<int> finished{0};
+  ThreadModes modes;  // the calling thread's modes, carried into every lane (seed D12)
 
  protected:
   ~LaneTask() = default;
@@ -43,8 +45,12 @@ void lane_entry() noexcept {
   const int first = 0;
   const int stride = 1;
 #endif
-  // A smaller team than asked for (a thread limit) still runs every lane.
-  for (int lane = first; lane < task->lanes; lane += stride) task->run_lane(lane, task->lanes);
+  // A smaller team than asked for (a thread limit) still runs every lane. Each lane runs with the
+  // caller's modes; this thread's own come back after it (lanes catch their own exceptions).
+  for (int lane = first; lane < task->lanes; lane += stride) {
+    const ScopedThreadModes carried(task->modes);
+    task->run_lane(lane, task->lanes);
+  }
   task->finished.fetch_add(1, std::memory_order_acq_rel);
 }
 
@@ -54,6 +60,7 @@ void run_lanes(LaneTask& task) {
     task.run_lane(0, 1);
     return;
   }
+  task.modes = thread_modes();
 #if defined(KOKKOS_ENABLE_OPENMP)
   g_lane_task.store(&task, std::memory_order_release);
   const int team = task.lanes;

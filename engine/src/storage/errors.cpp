@@ -47,6 +47,8 @@ const char* name(StorageErrc code) {
       return "missing_deleter";
     case StorageErrc::MappingClosed:
       return "mapping_closed";
+    case StorageErrc::NegativeStride:
+      return "negative_stride";
   }
   return "unknown";
 }

@@ -192,4 +192,11 @@ TEST_CASE("adopt_initialized publishes a fully written lease as a pooled tensor"
   auto d = impl::adopt_initialized<float, Device, Rank<1>>(std::move(dblock), {4});
   CHECK(d.space() == MemorySpaceKind::Device);
   CHECK(download(d).at(2) == 0.0f);
+
+  // A std::array shape deduces the static rank.
+  auto hblock = pool->checkout(4 * sizeof(int));
+  for (int i = 0; i < 4; ++i) static_cast<int*>(hblock.data())[i] = i;
+  Tensor<int, Rank<2>, Host> fixed =
+      impl::adopt_initialized<int, Host>(std::move(hblock), std::array<Index, 2>{2, 2});
+  CHECK(fixed.at(1, 1) == 3);
 }

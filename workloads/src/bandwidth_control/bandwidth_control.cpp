@@ -1,5 +1,6 @@
 #include "bandwidth_control/bandwidth_control.hpp"
 
+#include "common/check.hpp"
 #include "common/random.hpp"
 
 #include <omp.h>
@@ -21,15 +22,21 @@ Work triad_work(std::int64_t n) {
   return {2.0 * static_cast<double>(n), 24.0 * static_cast<double>(n)};
 }
 
+/// b and c from the run's streams, written by the same static schedule as the kernels (first touch).
+void fill_triad_operands(double* b, double* c, std::int64_t n, std::uint64_t seed, int threads) {
+  const std::uint64_t sb = derive_seed(seed, 1), sc = derive_seed(seed, 2);
+#pragma omp parallel for schedule(static) num_threads(threads)
+  for (std::int64_t i = 0; i < n; ++i) {
+    b[i] = random_at(sb, static_cast<std::uint64_t>(i));
+    c[i] = random_at(sc, static_cast<std::uint64_t>(i));
+  }
+}
+
 CheckResult check_triad(const double* a, const double* b, const double* c, std::int64_t n) {
   std::vector<double> ref(static_cast<std::size_t>(n));
   for (std::int64_t i = 0; i < n; ++i) ref[i] = b[i] + kScalar * c[i];
-  CheckResult result;
-  result.tolerance = kTolerance;
-  result.max_rel_error = max_relative_error(a, ref.data(), ref.size());
-  result.passed = result.max_rel_error <= kTolerance;
-  result.message = "triad against a sequential host loop over " + std::to_string(n) + " elements";
-  return result;
+  return compare_outputs(std::vector<double>(a, a + n), ref, kTolerance,
+                         "triad against a sequential host loop over " + std::to_string(n) + " elements");
 }
 
 template <class ExecSpace>
@@ -37,7 +44,7 @@ class KokkosTriad final : public Instance {
   using View = Kokkos::View<double*, typename ExecSpace::memory_space>;
 
  public:
-  KokkosTriad(std::int64_t n, std::uint64_t seed)
+  KokkosTriad(std::int64_t n, int threads, std::uint64_t seed)
       : n_(n),
         a_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::a"), Kokkos::WithoutInitializing), n),
         b_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::b"), Kokkos::WithoutInitializing), n),
@@ -46,8 +53,7 @@ class KokkosTriad final : public Instance {
     Kokkos::deep_copy(ExecSpace(), a_, 0.0);
     auto hb = Kokkos::create_mirror_view(b_);
     auto hc = Kokkos::create_mirror_view(c_);
-    fill_random(hb.data(), static_cast<std::size_t>(n), derive_seed(seed, 1));
-    fill_random(hc.data(), static_cast<std::size_t>(n), derive_seed(seed, 2));
+    fill_triad_operands(hb.data(), hc.data(), n, seed, threads);
     Kokkos::deep_copy(b_, hb);
     Kokkos::deep_copy(c_, hc);
     ExecSpace().fence();
@@ -83,17 +89,10 @@ class OpenMPTriad final : public Instance {
  public:
   OpenMPTriad(std::int64_t n, int threads, std::uint64_t seed)
       : n_(n), threads_(threads), a_(alloc(n)), b_(alloc(n)), c_(alloc(n)) {
-    const auto hb = random_vector(static_cast<std::size_t>(n), derive_seed(seed, 1));
-    const auto hc = random_vector(static_cast<std::size_t>(n), derive_seed(seed, 2));
     double* a = a_.get();
-    double* b = b_.get();
-    double* c = c_.get();
 #pragma omp parallel for schedule(static) num_threads(threads_)
-    for (std::int64_t i = 0; i < n; ++i) {
-      a[i] = 0.0;
-      b[i] = hb[i];
-      c[i] = hc[i];
-    }
+    for (std::int64_t i = 0; i < n; ++i) a[i] = 0.0;
+    fill_triad_operands(b_.get(), c_.get(), n, seed, threads_);
   }
 
   CheckResult check() override {
@@ -151,7 +150,7 @@ class BandwidthControl final : public Family {
     const std::int64_t n = params.get_int("elements");
     if (variant == "kokkos") {
       return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
-        return std::make_unique<KokkosTriad<decltype(space)>>(n, ctx.seed);
+        return std::make_unique<KokkosTriad<decltype(space)>>(n, ctx.threads, ctx.seed);
       });
     }
     if (variant == "peer:openmp") return std::make_unique<OpenMPTriad>(n, ctx.threads, ctx.seed);

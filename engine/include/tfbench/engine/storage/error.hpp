@@ -29,6 +29,7 @@ enum class StorageErrc {
   NullData,              // from_managed() with null data for a non-empty shape
   MissingDeleter,        // from_managed() without a deleter
   MappingClosed,         // a write mapping used after finish()
+  NegativeStride,  // a Kokkos::View bridge of a layout with a negative stride (LayoutStride is unsigned)
 };
 
 const char* name(StorageErrc code);

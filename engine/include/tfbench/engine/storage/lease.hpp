@@ -7,6 +7,7 @@
 // This is internal (namespace impl): the caller guarantees that every one of numel(shape) elements is
 // initialized. It is the only way from raw bytes to a tensor; users never see uninitialized elements.
 
+#include <array>
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -40,6 +41,12 @@ Tensor<T, R, Rep> adopt_initialized(PooledBlock<M>&& block, Extents<R> shape) {
     require_numeric<T>();
     return TensorAccess::make<Tensor<T, R, Device>>(std::move(shape), DeviceBuffer(std::move(block)));
   }
+}
+
+/// Static-rank form: the rank is deduced from the std::array shape.
+template <class T, class Rep, std::size_t N, class M>
+Tensor<T, Rank<N>, Rep> adopt_initialized(PooledBlock<M>&& block, std::array<Index, N> shape) {
+  return adopt_initialized<T, Rep, Rank<N>>(std::move(block), shape);
 }
 
 }  // namespace tfbench::impl

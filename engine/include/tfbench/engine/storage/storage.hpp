@@ -4,6 +4,7 @@
 
 #include "tfbench/engine/core/dtype.hpp"
 #include "tfbench/engine/storage/erased.hpp"
+#include "tfbench/engine/storage/kokkos_view.hpp"
 #include "tfbench/engine/storage/lease.hpp"
 #include "tfbench/engine/storage/mapping.hpp"
 #include "tfbench/engine/storage/pool.hpp"

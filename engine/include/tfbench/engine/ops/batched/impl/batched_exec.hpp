@@ -1,0 +1,38 @@
+#pragma once
+// Execution of a resolved batched route on a Kokkos execution space. Everything here runs after
+// validation and route resolution: the batch is valid and the provider applies to it.
+
+#include <cstdint>
+
+#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+#include "tfbench/engine/ops/batched/impl/specialized_solve.hpp"
+#include "tfbench/engine/ops/item_providers.hpp"
+
+namespace tfbench::impl::batched {
+
+/// How a resolved route runs the batch: on the caller (Sequential), in `lanes` contiguous chunks on
+/// the session's space (OuterParallel), one provider call per item (ProviderItems), or one vendor call.
+enum class RouteMode { Sequential, OuterParallel, ProviderItems, WholeBatchVendor };
+
+struct ItemsRoute {
+  RouteMode mode = RouteMode::Sequential;
+  int lanes = 1;
+  ops::ItemProvider provider = ops::ItemProvider::Specialized;
+};
+
+/// Whether `provider` can compute this batch on a space of this kind (dtype, layout, scalars).
+template <class Space, class T>
+bool gemm_provider_applies(ops::ItemProvider provider, const GemmBatch<T>& g);
+template <class Space, class T>
+bool solve_provider_applies(ops::ItemProvider provider, const SolveBatch<T>& s);
+
+/// C_i = alpha A_i B_i + beta C_i on `space` along `route`.
+template <class Space, class T>
+void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
+
+/// X_i = A_i^{-1} B_i on `space` along `route`; returns the singular items (X of a singular item is
+/// unspecified; every other item is solved).
+template <class Space, class T>
+SingularItems execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s);
+
+}  // namespace tfbench::impl::batched

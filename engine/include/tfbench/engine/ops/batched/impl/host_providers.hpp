@@ -1,0 +1,82 @@
+#pragma once
+// Host-only item providers compiled in src/: libxsmm (one kernel dispatched per shape, called per
+// item) and the BLAS per-item loop. Both take host pointers; neither runs on a device space.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+
+#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+
+namespace tfbench::impl::batched {
+
+/// A dispatched libxsmm kernel: c = a * b (+ c when dispatched with beta 1), sizes baked in.
+template <class T>
+using XsmmKernel = void (*)(const T* a, const T* b, T* c, ...);
+
+/// True when this build has libxsmm (TFBENCH_HAVE_LIBXSMM).
+bool libxsmm_compiled();
+/// The kernel for this shape, leading dimensions, alpha and beta, dispatched once and cached (per
+/// thread, then libxsmm's own registry); null when libxsmm cannot provide one (alpha != 1, beta not in
+/// {0, 1}, a shape it does not JIT, or no libxsmm in this build).
+XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
+                                  std::ptrdiff_t ldc, double alpha, double beta);
+XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
+                                 std::ptrdiff_t ldc, float alpha, float beta);
+
+/// The libxsmm kernel for a batch, or null when libxsmm does not apply to it (layout, scalars, dtype).
+template <class T>
+XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g) {
+  if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value) {
+    if (!(g.a.unit_rows() && g.b.unit_rows() && g.c.unit_rows())) return nullptr;
+    if (g.alpha != T(1) || !(g.beta == T(0) || g.beta == T(1))) return nullptr;
+    auto ld = [](const ItemBatch<const T>& x) { return x.cs > x.rows ? x.cs : std::ptrdiff_t(x.rows); };
+    return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha,
+                          g.beta);
+  } else {
+    return nullptr;
+  }
+}
+
+/// Items [begin, end) through one dispatched libxsmm kernel (host spaces only).
+template <class T>
+struct XsmmGemmChunk {
+  GemmBatch<T> g;
+  XsmmKernel<T> kernel;
+  void operator()(const int /*lane*/, const std::int64_t begin, const std::int64_t end) const {
+    for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));
+  }
+};
+
+/// Whether one BLAS gemm call per item can express this batch: every operand column- or row-major
+/// within an item (a row-major item is the transpose of a column-major one), non-negative strides.
+template <class T>
+bool blas_applicable(const GemmBatch<T>& g) {
+  auto ok = [](const ItemBatch<const T>& x) {
+    if (!x.nonnegative_strides()) return false;
+    return (x.rs == 1 && (x.cols <= 1 || x.cs >= x.rows)) || (x.cs == 1 && (x.rows <= 1 || x.rs >= x.cols));
+  };
+  return ok(g.a) && ok(g.b) && ok(ItemBatch<const T>(g.c));
+}
+
+/// One cblas gemm per item on the calling thread (OpenBLAS runs its own threads inside each call).
+/// T is double, float or Kokkos::complex<double>. Precondition: blas_applicable(g).
+template <class T>
+void blas_gemm_items(const GemmBatch<T>& g);
+
+}  // namespace tfbench::impl::batched
+
+namespace tfbench::impl::batched {
+
+template <class T>
+struct SolveBatch;
+struct SingularItems;
+
+/// One LAPACK getrf + getrs per item on the calling thread (each item's A copied to a compact
+/// buffer; X solved in place when its columns are contiguous, else through a compact buffer).
+/// T is double, float or Kokkos::complex<double>. Returns the singular items (getrf info > 0).
+template <class T>
+SingularItems lapack_solve_items(const SolveBatch<T>& s);
+
+}  // namespace tfbench::impl::batched

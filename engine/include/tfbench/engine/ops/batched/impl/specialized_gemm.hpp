@@ -1,0 +1,280 @@
+#pragma once
+// tfbench's own GEMM item kernels: C = alpha * A * B + beta * C for one small item, with the item
+// sizes as template parameters so that the compiler keeps a register tile of C and vectorizes over
+// its rows. Portable (KOKKOS_INLINE_FUNCTION): the same code runs in a host loop, an OpenMP lane or
+// a device thread. A runtime-size kernel covers every other shape.
+//
+// Vectorization: GCC 12's loop vectorizer, left alone, vectorizes the k loop of a small product as a
+// reduction over transposed operands (slower than scalar code). `omp simd` on the row loop pins the
+// vector dimension to the rows of the tile; the k loop stays a plain loop over broadcasts of B.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+
+#if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define TFBENCH_IMPL_SIMD _Pragma("omp simd")
+#else
+#define TFBENCH_IMPL_SIMD
+#endif
+
+namespace tfbench::impl::batched {
+
+/// The operands of one batched GEMM: C_i = alpha A_i B_i + beta C_i with A [m, k], B [k, n], C [m, n].
+template <class T>
+struct GemmBatch {
+  ItemBatch<const T> a;
+  ItemBatch<const T> b;
+  ItemBatch<T> c;
+  T alpha;
+  T beta;
+  int m() const { return c.rows; }
+  int n() const { return c.cols; }
+  int k() const { return a.cols; }
+  std::int64_t count() const { return c.count; }
+};
+
+/// Register tile of C: MB rows (at most two 32-byte vectors) by NB columns, 12 vector accumulators,
+/// which leaves AVX2's 16 registers room for the A column and the broadcast of B.
+template <class T>
+constexpr int simd_lanes() {
+  return sizeof(T) >= 32 ? 1 : static_cast<int>(32 / sizeof(T));
+}
+template <class T, int M>
+constexpr int tile_rows() {
+  return M <= 2 * simd_lanes<T>() ? M : 2 * simd_lanes<T>();
+}
+template <class T, int MB, int N>
+constexpr int tile_cols() {
+  constexpr int vectors = (MB + simd_lanes<T>() - 1) / simd_lanes<T>();
+  constexpr int nb = 12 / (vectors < 1 ? 1 : vectors);
+  return nb < 1 ? 1 : (nb > N ? N : nb);
+}
+
+/// One MB x NB tile of C from a K-deep panel of A and B (k is a runtime value so that the runtime-size
+/// kernel shares this code).
+template <class T, int MB, int NB, bool BetaZero>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_tile(const int k, const T alpha, const T* a, const std::ptrdiff_t ars,
+                                           const std::ptrdiff_t acs, const T* b, const std::ptrdiff_t brs,
+                                           const std::ptrdiff_t bcs, const T beta, T* c,
+                                           const std::ptrdiff_t crs, const std::ptrdiff_t ccs) {
+  T acc[NB][MB];
+  for (int j = 0; j < NB; ++j)
+    for (int i = 0; i < MB; ++i) acc[j][i] = T(0);
+  for (int p = 0; p < k; ++p) {
+    for (int j = 0; j < NB; ++j) {
+      const T bpj = b[p * brs + j * bcs];
+      TFBENCH_IMPL_SIMD
+      for (int i = 0; i < MB; ++i) acc[j][i] += a[i * ars + p * acs] * bpj;
+    }
+  }
+  for (int j = 0; j < NB; ++j) {
+    TFBENCH_IMPL_SIMD
+    for (int i = 0; i < MB; ++i) {
+      T& cij = c[i * crs + j * ccs];
+      if constexpr (BetaZero) {
+        cij = alpha * acc[j][i];  // overwrite: the old C is never read
+      } else {
+        cij = alpha * acc[j][i] + beta * cij;
+      }
+    }
+  }
+}
+
+/// The rows of one block of NB columns: full MB tiles, then the compile-time remainder.
+template <class T, int M, int K, int NB, bool BetaZero>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_column_block(const T alpha, const T* a, const std::ptrdiff_t ars,
+                                                   const std::ptrdiff_t acs, const T* b,
+                                                   const std::ptrdiff_t brs, const std::ptrdiff_t bcs,
+                                                   const T beta, T* c, const std::ptrdiff_t crs,
+                                                   const std::ptrdiff_t ccs) {
+  constexpr int MB = tile_rows<T, M>();
+  for (int i0 = 0; i0 + MB <= M; i0 += MB)
+    gemm_tile<T, MB, NB, BetaZero>(K, alpha, a + i0 * ars, ars, acs, b, brs, bcs, beta, c + i0 * crs, crs,
+                                   ccs);
+  if constexpr (M % MB != 0) {
+    constexpr int i0 = M - M % MB;
+    gemm_tile<T, M % MB, NB, BetaZero>(K, alpha, a + i0 * ars, ars, acs, b, brs, bcs, beta, c + i0 * crs, crs,
+                                       ccs);
+  }
+}
+
+/// C = alpha A B + beta C for one item with compile-time M, N, K and any strides (the strides a
+/// caller passes as constants fold away after inlining).
+template <class T, int M, int N, int K, bool BetaZero>
+KOKKOS_FORCEINLINE_FUNCTION void gemm_fixed(const T alpha, const T* a, const std::ptrdiff_t ars,
+                                            const std::ptrdiff_t acs, const T* b, const std::ptrdiff_t brs,
+                                            const std::ptrdiff_t bcs, const T beta, T* c,
+                                            const std::ptrdiff_t crs, const std::ptrdiff_t ccs) {
+  constexpr int NB = tile_cols<T, tile_rows<T, M>(), N>();
+  for (int j0 = 0; j0 + NB <= N; j0 += NB)
+    gemm_column_block<T, M, K, NB, BetaZero>(alpha, a, ars, acs, b + j0 * bcs, brs, bcs, beta, c + j0 * ccs,
+                                             crs, ccs);
+  if constexpr (N % NB != 0) {
+    constexpr int j0 = N - N % NB;
+    gemm_column_block<T, M, K, N % NB, BetaZero>(alpha, a, ars, acs, b + j0 * bcs, brs, bcs, beta,
+                                                 c + j0 * ccs, crs, ccs);
+  }
+}
+
+/// Runtime-size kernel: full register tiles where they fit, a plain remainder elsewhere.
+template <class T, bool BetaZero>
+KOKKOS_INLINE_FUNCTION void gemm_runtime(const int m, const int n, const int k, const T alpha, const T* a,
+                                         const std::ptrdiff_t ars, const std::ptrdiff_t acs, const T* b,
+                                         const std::ptrdiff_t brs, const std::ptrdiff_t bcs, const T beta,
+                                         T* c, const std::ptrdiff_t crs, const std::ptrdiff_t ccs) {
+  constexpr int MB = 2 * simd_lanes<T>();
+  constexpr int NB = tile_cols<T, MB, 64>();
+  for (int j0 = 0; j0 < n; j0 += NB) {
+    const int nb = n - j0 < NB ? n - j0 : NB;
+    for (int i0 = 0; i0 < m; i0 += MB) {
+      const int mb = m - i0 < MB ? m - i0 : MB;
+      const T* ai = a + i0 * ars;
+      const T* bj = b + j0 * bcs;
+      T* cij = c + i0 * crs + j0 * ccs;
+      if (mb == MB && nb == NB) {
+        gemm_tile<T, MB, NB, BetaZero>(k, alpha, ai, ars, acs, bj, brs, bcs, beta, cij, crs, ccs);
+        continue;
+      }
+      T acc[NB][MB];
+      for (int j = 0; j < nb; ++j)
+        for (int i = 0; i < mb; ++i) acc[j][i] = T(0);
+      for (int p = 0; p < k; ++p)
+        for (int j = 0; j < nb; ++j) {
+          const T bpj = bj[p * brs + j * bcs];
+          for (int i = 0; i < mb; ++i) acc[j][i] += ai[i * ars + p * acs] * bpj;
+        }
+      for (int j = 0; j < nb; ++j)
+        for (int i = 0; i < mb; ++i) {
+          T& out = cij[i * crs + j * ccs];
+          if constexpr (BetaZero) {
+            out = alpha * acc[j][i];
+          } else {
+            out = alpha * acc[j][i] + beta * out;
+          }
+        }
+    }
+  }
+}
+
+/// Item layouts a chunk is compiled for: compact items with every stride a constant; items whose
+/// columns are contiguous (A and C unit row stride, B any); any strides.
+enum class ItemLayout { Packed, UnitRows, Strided };
+
+template <class T>
+ItemLayout classify(const GemmBatch<T>& g) {
+  if (g.a.packed() && g.b.packed() && g.c.packed()) return ItemLayout::Packed;
+  if (g.a.rs == 1 && g.c.rs == 1) return ItemLayout::UnitRows;
+  return ItemLayout::Strided;
+}
+
+/// Items [begin, end) of a batch with compile-time sizes: the sequential per-item provider body.
+template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
+struct FixedGemmChunk {
+  GemmBatch<T> g;
+  KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
+                                         const std::int64_t end) const {
+    for (std::int64_t i = begin; i < end; ++i) {
+      if constexpr (Layout == ItemLayout::Packed) {
+        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.data + i * (M * K), 1, M, g.b.data + i * (K * N), 1, K,
+                                         g.beta, g.c.data + i * (M * N), 1, M);
+      } else if constexpr (Layout == ItemLayout::UnitRows) {
+        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.item(i), 1, g.a.cs, g.b.item(i), g.b.rs, g.b.cs, g.beta,
+                                         g.c.item(i), 1, g.c.cs);
+      } else {
+        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.item(i), g.a.rs, g.a.cs, g.b.item(i), g.b.rs, g.b.cs,
+                                         g.beta, g.c.item(i), g.c.rs, g.c.cs);
+      }
+    }
+  }
+};
+
+/// Items [begin, end) of a batch of any size.
+template <class T, bool UnitRows, bool BetaZero>
+struct RuntimeGemmChunk {
+  GemmBatch<T> g;
+  KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
+                                         const std::int64_t end) const {
+    const int m = g.c.rows, n = g.c.cols, k = g.a.cols;
+    for (std::int64_t i = begin; i < end; ++i) {
+      if constexpr (UnitRows) {
+        gemm_runtime<T, BetaZero>(m, n, k, g.alpha, g.a.item(i), 1, g.a.cs, g.b.item(i), g.b.rs, g.b.cs,
+                                  g.beta, g.c.item(i), 1, g.c.cs);
+      } else {
+        gemm_runtime<T, BetaZero>(m, n, k, g.alpha, g.a.item(i), g.a.rs, g.a.cs, g.b.item(i), g.b.rs, g.b.cs,
+                                  g.beta, g.c.item(i), g.c.rs, g.c.cs);
+      }
+    }
+  }
+};
+
+/// The square sizes with compile-time kernels.
+constexpr int specialized_sizes[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32};
+
+KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_kernel(int m, int n, int k) {
+  if (m != n || n != k) return false;
+  for (int s : specialized_sizes)
+    if (s == m) return true;
+  return false;
+}
+
+/// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
+/// layout and beta == 0.
+template <class T, class F>
+decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
+  const bool beta_zero = g.beta == T(0);
+  const ItemLayout layout = classify(g);
+  auto by_size = [&](auto size_tag) {
+    constexpr int S = decltype(size_tag)::value;
+    auto by_layout = [&](auto beta_tag) {
+      constexpr bool B0 = decltype(beta_tag)::value;
+      switch (layout) {
+        case ItemLayout::Packed:
+          return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g});
+        case ItemLayout::UnitRows:
+          return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
+        default:
+          return f(FixedGemmChunk<T, S, S, S, ItemLayout::Strided, B0>{g});
+      }
+    };
+    return beta_zero ? by_layout(std::true_type{}) : by_layout(std::false_type{});
+  };
+  const int m = g.m();
+  if (has_fixed_kernel(m, g.n(), g.k())) {
+    switch (m) {
+      case 2:
+        return by_size(std::integral_constant<int, 2>{});
+      case 3:
+        return by_size(std::integral_constant<int, 3>{});
+      case 4:
+        return by_size(std::integral_constant<int, 4>{});
+      case 5:
+        return by_size(std::integral_constant<int, 5>{});
+      case 6:
+        return by_size(std::integral_constant<int, 6>{});
+      case 8:
+        return by_size(std::integral_constant<int, 8>{});
+      case 12:
+        return by_size(std::integral_constant<int, 12>{});
+      case 16:
+        return by_size(std::integral_constant<int, 16>{});
+      case 24:
+        return by_size(std::integral_constant<int, 24>{});
+      case 32:
+        return by_size(std::integral_constant<int, 32>{});
+      default:
+        break;
+    }
+  }
+  const bool unit_rows = layout != ItemLayout::Strided;
+  if (unit_rows) {
+    return beta_zero ? f(RuntimeGemmChunk<T, true, true>{g}) : f(RuntimeGemmChunk<T, true, false>{g});
+  }
+  return beta_zero ? f(RuntimeGemmChunk<T, false, true>{g}) : f(RuntimeGemmChunk<T, false, false>{g});
+}
+
+}  // namespace tfbench::impl::batched

@@ -1,0 +1,205 @@
+#pragma once
+// tfbench's own batched LU + solve item kernels: Gaussian elimination with partial pivoting (the
+// LAPACK getrf pivot rule: largest |re| + |im| in the column) applied to the right-hand sides as it
+// goes, then back substitution. The item size is a template parameter for the common n (the factor
+// lives in a local array the compiler can keep in L1 and vectorize over); a runtime-size kernel with
+// the same arithmetic covers every other n. A zero (or non-finite) pivot marks the item singular.
+
+#include <Kokkos_ArithTraits.hpp>
+#include <Kokkos_Core.hpp>
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+
+namespace tfbench::impl::batched {
+
+/// X_i = A_i^{-1} B_i with A [n, n], B and X [n, nrhs]. X may be B itself (an in-place solve).
+template <class T>
+struct SolveBatch {
+  ItemBatch<const T> a;
+  ItemBatch<const T> b;
+  ItemBatch<T> x;
+  int n() const { return a.rows; }
+  int nrhs() const { return b.cols; }
+  std::int64_t count() const { return a.count; }
+};
+
+/// Singular items of a chunk: the lowest index (INT64_MAX when none) and how many.
+struct SingularItems {
+  std::int64_t first = INT64_MAX;
+  std::int64_t count = 0;
+  KOKKOS_INLINE_FUNCTION void add(const std::int64_t item) {
+    if (item < first) first = item;
+    ++count;
+  }
+  KOKKOS_INLINE_FUNCTION void merge(const SingularItems& other) {
+    if (other.first < first) first = other.first;
+    count += other.count;
+  }
+};
+
+template <class T>
+using magnitude_t = typename Kokkos::Details::ArithTraits<T>::mag_type;
+
+/// |re| + |im| (LAPACK's cabs1): the pivot measure, cheaper than the modulus and just as good.
+template <class T>
+KOKKOS_INLINE_FUNCTION magnitude_t<T> abs1(const T& v) {
+  using AT = Kokkos::Details::ArithTraits<T>;
+  return Kokkos::Details::ArithTraits<magnitude_t<T>>::abs(AT::real(v)) +
+         Kokkos::Details::ArithTraits<magnitude_t<T>>::abs(AT::imag(v));
+}
+
+/// A usable pivot: non-zero and finite (NaN compares false).
+template <class T>
+KOKKOS_INLINE_FUNCTION bool usable_pivot(const magnitude_t<T> v) {
+  return v > magnitude_t<T>(0) && v <= Kokkos::Details::ArithTraits<magnitude_t<T>>::max();
+}
+
+/// Copies item B into item X unless they are the same memory.
+template <class T>
+KOKKOS_INLINE_FUNCTION void copy_rhs(const int n, const int nrhs, const T* b, const std::ptrdiff_t brs,
+                                     const std::ptrdiff_t bcs, T* x, const std::ptrdiff_t xrs,
+                                     const std::ptrdiff_t xcs) {
+  if (b == x && brs == xrs && bcs == xcs) return;
+  for (int r = 0; r < nrhs; ++r)
+    for (int i = 0; i < n; ++i) x[i * xrs + r * xcs] = b[i * brs + r * bcs];
+}
+
+/// Factors the compact column-major lu [n, n] in place with partial pivoting and applies the same
+/// row operations to x, then solves U x = y. Returns false on a zero or non-finite pivot. N > 0 fixes
+/// the size at compile time; N == 0 uses the runtime n.
+template <class T, int N>
+KOKKOS_INLINE_FUNCTION bool lu_solve_in_place(const int n_runtime, T* lu, const int nrhs, T* x,
+                                              const std::ptrdiff_t xrs, const std::ptrdiff_t xcs) {
+  const int n = N > 0 ? N : n_runtime;
+  const int ld = n;
+  for (int k = 0; k < n; ++k) {
+    T* col_k = lu + k * ld;
+    int p = k;
+    magnitude_t<T> best = abs1(col_k[k]);
+    for (int i = k + 1; i < n; ++i) {
+      const magnitude_t<T> v = abs1(col_k[i]);
+      if (v > best) {
+        best = v;
+        p = i;
+      }
+    }
+    if (!usable_pivot<T>(best)) return false;
+    if (p != k) {
+      for (int j = 0; j < n; ++j) {
+        const T t = lu[k + j * ld];
+        lu[k + j * ld] = lu[p + j * ld];
+        lu[p + j * ld] = t;
+      }
+      for (int r = 0; r < nrhs; ++r) {
+        const T t = x[k * xrs + r * xcs];
+        x[k * xrs + r * xcs] = x[p * xrs + r * xcs];
+        x[p * xrs + r * xcs] = t;
+      }
+    }
+    const T inv = T(1) / col_k[k];
+    TFBENCH_IMPL_SIMD
+    for (int i = k + 1; i < n; ++i) col_k[i] *= inv;
+    for (int j = k + 1; j < n; ++j) {
+      T* col_j = lu + j * ld;
+      const T f = col_j[k];
+      TFBENCH_IMPL_SIMD
+      for (int i = k + 1; i < n; ++i) col_j[i] -= col_k[i] * f;
+    }
+    for (int r = 0; r < nrhs; ++r) {
+      T* xr = x + r * xcs;
+      const T f = xr[k * xrs];
+      TFBENCH_IMPL_SIMD
+      for (int i = k + 1; i < n; ++i) xr[i * xrs] -= col_k[i] * f;
+    }
+  }
+  for (int r = 0; r < nrhs; ++r) {
+    T* xr = x + r * xcs;
+    for (int k = n - 1; k >= 0; --k) {
+      const T* col_k = lu + k * ld;
+      const T xk = xr[k * xrs] / col_k[k];
+      xr[k * xrs] = xk;
+      TFBENCH_IMPL_SIMD
+      for (int i = 0; i < k; ++i) xr[i * xrs] -= col_k[i] * xk;
+    }
+  }
+  return true;
+}
+
+/// The largest n whose factor lives in a local array (larger n use the route's scratch).
+constexpr int local_solve_max_n = 32;
+
+/// Items [begin, end) with compile-time N (local factor) or runtime n (N == 0: local array when
+/// n <= local_solve_max_n, else the lane's slice of `scratch`). UnitRowsX: X items have unit row stride.
+template <class T, int N, bool UnitRowsX>
+struct SpecializedSolveChunk {
+  SolveBatch<T> s;
+  T* scratch = nullptr;  // lanes * n * n elements, only for N == 0 and n > local_solve_max_n
+
+  KOKKOS_INLINE_FUNCTION SingularItems operator()(const int lane, const std::int64_t begin,
+                                                  const std::int64_t end) const {
+    SingularItems singular;
+    const int n = N > 0 ? N : s.a.rows;
+    const int nrhs = s.b.cols;
+    constexpr int local_n = N > 0 ? N : local_solve_max_n;
+    T local[local_n * local_n];
+    T* lu = (N > 0 || n <= local_solve_max_n) ? local : scratch + std::ptrdiff_t(lane) * n * n;
+    const std::ptrdiff_t xrs = UnitRowsX ? 1 : s.x.rs;
+    for (std::int64_t item = begin; item < end; ++item) {
+      const T* a = s.a.item(item);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) lu[i + j * n] = a[i * s.a.rs + j * s.a.cs];
+      T* x = s.x.item(item);
+      copy_rhs(n, nrhs, s.b.item(item), s.b.rs, s.b.cs, x, xrs, s.x.cs);
+      if (!lu_solve_in_place<T, N>(n, lu, nrhs, x, xrs, s.x.cs)) singular.add(item);
+    }
+    return singular;
+  }
+};
+
+/// The sizes with compile-time solve kernels (the GEMM kernel sizes).
+KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_solve(int n) {
+  for (int s : specialized_sizes)
+    if (s == n) return true;
+  return false;
+}
+
+/// Calls f(chunk) with the specialized solve chunk for this batch (dispatched once per operation).
+template <class T, class F>
+decltype(auto) with_specialized_solve_chunk(const SolveBatch<T>& s, T* scratch, F&& f) {
+  const bool unit = s.x.rs == 1;
+  auto by_size = [&](auto size_tag) {
+    constexpr int S = decltype(size_tag)::value;
+    return unit ? f(SpecializedSolveChunk<T, S, true>{s, scratch})
+                : f(SpecializedSolveChunk<T, S, false>{s, scratch});
+  };
+  switch (s.n()) {
+    case 2:
+      return by_size(std::integral_constant<int, 2>{});
+    case 3:
+      return by_size(std::integral_constant<int, 3>{});
+    case 4:
+      return by_size(std::integral_constant<int, 4>{});
+    case 5:
+      return by_size(std::integral_constant<int, 5>{});
+    case 6:
+      return by_size(std::integral_constant<int, 6>{});
+    case 8:
+      return by_size(std::integral_constant<int, 8>{});
+    case 12:
+      return by_size(std::integral_constant<int, 12>{});
+    case 16:
+      return by_size(std::integral_constant<int, 16>{});
+    case 24:
+      return by_size(std::integral_constant<int, 24>{});
+    case 32:
+      return by_size(std::integral_constant<int, 32>{});
+    default:
+      return by_size(std::integral_constant<int, 0>{});
+  }
+}
+
+}  // namespace tfbench::impl::batched

@@ -1,0 +1,71 @@
+#pragma once
+// Options, route report and typed error shared by the batched operations (batched_gemm, batched_solve)
+// and the large gemm.
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+#include "tfbench/engine/exec/batch_policy.hpp"
+#include "tfbench/engine/ops/item_providers.hpp"
+
+namespace tfbench::ops {
+
+/// Row exchanges of batched LU. KokkosBatched's SerialLU does not pivot: it is correct only for
+/// matrices whose leading pivots are safe (e.g. diagonally dominant); the caller says so with None.
+enum class Pivoting {
+  Partial,  // LAPACK's rule (default): every route pivots; kokkosbatched is not selectable
+  None,     // the caller declares the matrices safe without row exchanges: kokkosbatched selectable
+};
+const char* name(Pivoting pivoting);
+
+/// Per-operation options. `policy` is the per-operation batch policy (per-operation > scoped >
+/// backend default, resolved by the exec concern); `provider` restricts the candidates to one item
+/// provider (a preference the route resolver still checks: a provider that cannot serve the
+/// strategy, dtype or layout is a typed error, never a silent fallback).
+struct BatchedOptions {
+  std::optional<BatchPolicy> policy;
+  std::optional<ItemProvider> provider;
+  Pivoting pivoting = Pivoting::Partial;  // batched_solve only
+};
+
+/// The route that actually ran.
+struct BatchRun {
+  BatchStrategy strategy = BatchStrategy::Sequential;  // never Auto
+  int lanes = 1;                                       // > 1 only for OuterParallel
+  ItemProvider provider = ItemProvider::Specialized;
+  std::int64_t items = 0;
+};
+/// e.g. "OuterParallel x2 specialized".
+std::string describe(const BatchRun& run);
+
+enum class BatchedErrc {
+  RankMismatch,      // an operand is not rank 3 ([rows, cols, batch]; rank 2 for gemm)
+  ShapeMismatch,     // extents of operands and destination disagree
+  DTypeMismatch,     // operands of different element types (or a typed facade of another T)
+  UnsupportedDType,  // not f64, f32 or c128
+  SpaceMismatch,     // an operand's memory is not reachable from the session's execution space
+  InvalidLayout,     // the destination overlaps an input (an in-place solve X == B is allowed)
+  InvalidScalar,     // a complex alpha/beta for a real dtype
+  SizeOverflow,      // an extent beyond what the kernels index (2^31 - 1 rows/cols)
+  NoRoute,           // the route resolver found no route (see route: strategy and why)
+  Unsupported,       // the chosen provider cannot compute this operand combination
+  Singular,          // batched_solve: an item's matrix is singular (see singular_item)
+};
+const char* name(BatchedErrc code);
+
+/// The typed error of a batched operation. Everything but Singular is reported before any output
+/// is written (an `_into` destination is then untouched). Singular is found while factoring: every
+/// non-singular item is solved, the contents of a singular item's X are unspecified.
+struct BatchedError {
+  BatchedErrc code = BatchedErrc::ShapeMismatch;
+  std::string where;                // "ops::batched_gemm", "ops::batched_solve", "ops::gemm"
+  std::string message;              // why, with the offending extents/strides
+  std::optional<RouteError> route;  // code NoRoute: the resolver's typed error
+  std::int64_t singular_item = -1;  // code Singular: the lowest singular item
+  std::int64_t singular_items = 0;  // code Singular: how many items are singular
+  /// "tfbench::<where>: <message> [<code>]"
+  std::string what() const;
+};
+
+}  // namespace tfbench::ops

@@ -1,0 +1,157 @@
+#pragma once
+// Definitions of the batched route executors (impl/batched_exec.hpp), included by the per-dtype
+// translation units that instantiate them for every enabled execution space.
+
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <stdexcept>
+#include <type_traits>
+
+#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
+#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
+#include "tfbench/engine/ops/batched/impl/kokkosbatched_gemm.hpp"
+#include "tfbench/engine/ops/batched/impl/kokkosbatched_solve.hpp"
+#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
+#include "tfbench/engine/ops/batched/impl/vendor_batched.hpp"
+
+namespace tfbench::impl::batched {
+
+/// chunk(lane, begin, end) -> SingularItems over lanes, merged (a parallel_reduce when lanes > 1).
+template <class Chunk>
+struct LaneSolveReduce {
+  using value_type = SingularItems;
+  Chunk chunk;
+  std::int64_t count;
+  int lanes;
+  KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = SingularItems{}; }
+  KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    if (src.first < dst.first) dst.first = src.first;
+    dst.count += src.count;
+  }
+  KOKKOS_INLINE_FUNCTION void operator()(const int lane, value_type& v) const {
+    std::int64_t begin = 0, end = 0;
+    lane_chunk(count, lanes, lane, begin, end);
+    v.merge(chunk(lane, begin, end));
+  }
+};
+
+template <class Space, class Chunk>
+SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
+                              const Chunk& chunk) {
+  if (count <= 0) return {};
+  if (lanes > count) lanes = static_cast<int>(count);
+  if (lanes < 1) lanes = 1;
+  if (lanes == 1 && is_host_space<Space>()) return chunk(0, 0, count);
+  SingularItems result;
+  Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space>(space, 0, lanes),
+                          LaneSolveReduce<Chunk>{chunk, count, lanes}, result);
+  return result;
+}
+
+template <class Space, class T>
+bool gemm_provider_applies(const ops::ItemProvider provider, const GemmBatch<T>& g) {
+  constexpr bool host = is_host_space<Space>();
+  switch (provider) {
+    case ops::ItemProvider::Specialized:
+      return true;
+    case ops::ItemProvider::KokkosBatched:
+      return kokkosbatched_applicable(g);
+    case ops::ItemProvider::Libxsmm:
+      return host && libxsmm_kernel_for(g) != nullptr;
+    case ops::ItemProvider::Blas:
+      return host ? blas_applicable(g) : vendor_items_applicable<Space>(g);
+    case ops::ItemProvider::VendorBatched:
+      return vendor_batched_applicable<Space>(g);
+  }
+  return false;
+}
+
+template <class Space, class T>
+bool solve_provider_applies(const ops::ItemProvider provider, const SolveBatch<T>& s) {
+  switch (provider) {
+    case ops::ItemProvider::Specialized:
+      return true;
+    case ops::ItemProvider::KokkosBatched:
+      return kokkosbatched_applicable(s);
+    case ops::ItemProvider::Blas:
+      return is_host_space<Space>();
+    default:
+      return false;  // libxsmm has no LU; no vendor batched LU binding on any platform yet
+  }
+}
+
+template <class Space, class T>
+void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g) {
+  using MemSpace = typename Space::memory_space;
+  const std::int64_t count = g.count();
+  if (count <= 0 || g.m() == 0 || g.n() == 0) return;
+  const int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
+  switch (route.provider) {
+    case ops::ItemProvider::Specialized:
+      with_specialized_chunk(g, [&](const auto& chunk) {
+        run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, chunk);
+      });
+      return;
+    case ops::ItemProvider::KokkosBatched:
+      run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count,
+                KokkosBatchedGemmChunk<T, MemSpace>{g});
+      return;
+    case ops::ItemProvider::Libxsmm:
+      if constexpr (is_host_space<Space>()) {
+        if (const auto kernel = libxsmm_kernel_for(g)) {
+          run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count,
+                    XsmmGemmChunk<T>{g, kernel});
+          return;
+        }
+      }
+      break;
+    case ops::ItemProvider::Blas:
+      if constexpr (is_host_space<Space>()) {
+        blas_gemm_items(g);
+      } else {
+        vendor_gemm_items(space, g);
+      }
+      return;
+    case ops::ItemProvider::VendorBatched:
+      vendor_gemm_batched(space, g);
+      return;
+  }
+  throw std::logic_error("tfbench: batched_gemm route executed with a provider that does not apply");
+}
+
+template <class Space, class T>
+SingularItems execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s) {
+  using MemSpace = typename Space::memory_space;
+  const std::int64_t count = s.count();
+  if (count <= 0 || s.n() == 0) return {};
+  int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
+  if (lanes > count) lanes = static_cast<int>(count);
+  if (lanes < 1) lanes = 1;
+  // Factor storage for n beyond the local arrays: one n x n slice per lane.
+  Kokkos::View<T*, MemSpace> scratch;
+  if (s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas) {
+    scratch =
+        Kokkos::View<T*, MemSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
+                                                      "tfbench::engine::ops::batched_solve::factor_scratch"),
+                                   std::size_t(lanes) * s.n() * s.n());
+  }
+  switch (route.provider) {
+    case ops::ItemProvider::Specialized:
+      return with_specialized_solve_chunk(s, scratch.data(), [&](const auto& chunk) {
+        return run_solve_lanes("tfbench::engine::ops::batched_solve::specialized", space, lanes, count,
+                               chunk);
+      });
+    case ops::ItemProvider::KokkosBatched:
+      return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count,
+                             KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
+    case ops::ItemProvider::Blas:
+      if constexpr (is_host_space<Space>()) return lapack_solve_items(s);
+      break;
+    default:
+      break;
+  }
+  throw std::logic_error("tfbench: batched_solve route executed with a provider that does not apply");
+}
+
+}  // namespace tfbench::impl::batched

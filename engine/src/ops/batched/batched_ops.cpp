@@ -1,0 +1,231 @@
+// The batched operations behind the public facades: validate the erased operands, dispatch dtype and
+// space once, select the route, then (and only then) acquire the output and execute.
+
+#include <string>
+
+#include "facade_support.hpp"
+#include "tfbench/engine/ops/batched/impl/facade.hpp"
+#include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
+
+namespace tfbench::impl::batched {
+
+namespace {
+
+constexpr const char* kGemm = "ops::batched_gemm";
+constexpr const char* kSolve = "ops::batched_solve";
+constexpr const char* kLargeGemm = "ops::gemm";
+
+std::string extents(const Operand& x, std::size_t rank) {
+  return std::string(x.name) + " " + shape_text(x, rank);
+}
+
+/// The destination: the caller's (validated) write, or an output allocated after route selection.
+template <class T, class Space>
+T* acquire_output(const Operand* into, RawOutput* output, Index elements, const char* label) {
+  if (into != nullptr) return static_cast<T*>(into->zero);
+  output->allocate<typename Space::memory_space>(static_cast<std::size_t>(elements) * sizeof(T), label);
+  return static_cast<T*>(output->data());
+}
+
+}  // namespace
+
+Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, const TensorRead& a,
+                                                          const TensorRead& b, const TensorWrite* into,
+                                                          RawOutput* output, std::complex<double> alpha,
+                                                          std::complex<double> beta,
+                                                          const ops::BatchedOptions& options) {
+  auto oa = operand(a, kGemm, "A", 3);
+  if (!oa) return unexpected(std::move(oa.error()));
+  auto ob = operand(b, kGemm, "B", 3);
+  if (!ob) return unexpected(std::move(ob.error()));
+  Operand oc;
+  if (into != nullptr) {
+    auto c = operand(*into, kGemm, "C", 3);
+    if (!c) return unexpected(std::move(c.error()));
+    oc = *c;
+  } else {
+    oc = *oa;  // an allocated output: its own memory, the session's space, A's dtype
+    oc.name = "C";
+    oc.shape = {oa->shape[0], ob->shape[1], oa->shape[2]};
+  }
+  if (auto ok = check_operands(session, kGemm, {&*oa, &*ob, &oc}); !ok)
+    return unexpected(std::move(ok.error()));
+  if (oa->shape[1] != ob->shape[0] || oa->shape[2] != ob->shape[2] || oc.shape[0] != oa->shape[0] ||
+      oc.shape[1] != ob->shape[1] || oc.shape[2] != oa->shape[2]) {
+    return fail(BatchedErrc::ShapeMismatch, kGemm,
+                "expected A [m, k, batch], B [k, n, batch], C [m, n, batch]; got " + extents(*oa, 3) + ", " +
+                    extents(*ob, 3) + ", " + extents(oc, 3));
+  }
+  if (into != nullptr && (overlaps(oc, *oa) || overlaps(oc, *ob))) {
+    return fail(BatchedErrc::InvalidLayout, kGemm,
+                "C overlaps an input (A or B); write to a separate tensor");
+  }
+  const Index m = oc.shape[0], n = oc.shape[1], k = oa->shape[1], count = oc.shape[2];
+  const BatchProblem problem{count, std::max({m, n, k}), double(m) * double(n) * double(k)};
+
+  return session.dispatch([&](auto space) -> Result<ops::BatchRun, ops::BatchedError> {
+    using Space = decltype(space);
+    return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
+      using T = decltype(tag);
+      auto al = scalar_as<T>(alpha, kGemm, "alpha");
+      if (!al) return unexpected(std::move(al.error()));
+      auto be = scalar_as<T>(into != nullptr ? beta : std::complex<double>(0.0), kGemm, "beta");
+      if (!be) return unexpected(std::move(be.error()));
+      // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
+      GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
+                     into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
+      Applicable applicable{};
+      for (ops::ItemProvider p :
+           {ops::ItemProvider::Specialized, ops::ItemProvider::Libxsmm, ops::ItemProvider::KokkosBatched,
+            ops::ItemProvider::Blas, ops::ItemProvider::VendorBatched}) {
+        applicable[index_of(p)] = gemm_provider_applies<Space>(p, g);
+      }
+      auto selected = select_route(session, options, ops::BatchedFamily::Gemm, problem,
+                                   is_host_space<Space>(), oa->dtype, applicable, kGemm);
+      if (!selected) return unexpected(std::move(selected.error()));
+      if (into == nullptr) {
+        g.c.data = acquire_output<T, Space>(nullptr, output, m * n * count,
+                                            "tfbench::engine::ops::batched_gemm::output");
+      }
+      execute_gemm(space, selected->items_route(), g);
+      return selected->run(count);
+    });
+  });
+}
+
+Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, const TensorRead& a,
+                                                           const TensorRead& b, const TensorWrite* into,
+                                                           RawOutput* output,
+                                                           const ops::BatchedOptions& options) {
+  auto oa = operand(a, kSolve, "A", 3);
+  if (!oa) return unexpected(std::move(oa.error()));
+  auto ob = operand(b, kSolve, "B", 3);
+  if (!ob) return unexpected(std::move(ob.error()));
+  Operand ox;
+  if (into != nullptr) {
+    auto x = operand(*into, kSolve, "X", 3);
+    if (!x) return unexpected(std::move(x.error()));
+    ox = *x;
+  } else {
+    ox = *ob;
+    ox.name = "X";
+  }
+  if (auto ok = check_operands(session, kSolve, {&*oa, &*ob, &ox}); !ok)
+    return unexpected(std::move(ok.error()));
+  if (oa->shape[0] != oa->shape[1] || ob->shape[0] != oa->shape[0] || ob->shape[2] != oa->shape[2] ||
+      ox.shape != ob->shape) {
+    return fail(BatchedErrc::ShapeMismatch, kSolve,
+                "expected A [n, n, batch], B [n, nrhs, batch], X [n, nrhs, batch]; got " + extents(*oa, 3) +
+                    ", " + extents(*ob, 3) + ", " + extents(ox, 3));
+  }
+  if (into != nullptr && (overlaps(ox, *oa) || (overlaps(ox, *ob) && !same_layout(ox, *ob)))) {
+    return fail(BatchedErrc::InvalidLayout, kSolve,
+                "X overlaps A, or overlaps B without being exactly B (an in-place solve passes B as X)");
+  }
+  const Index n = oa->shape[0], nrhs = ob->shape[1], count = oa->shape[2];
+  // LU 2/3 n^3 plus 2 n^2 nrhs for the triangular solves, in multiply-adds.
+  const BatchProblem problem{count, std::max(n, nrhs), double(n) * n * n / 3.0 + double(n) * n * nrhs};
+
+  return session.dispatch([&](auto space) -> Result<ops::BatchRun, ops::BatchedError> {
+    using Space = decltype(space);
+    return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
+      using T = decltype(tag);
+      SolveBatch<T> s{as_batch<const T>(*oa), as_batch<const T>(*ob),
+                      into != nullptr ? as_batch<T>(ox) : compact_batch<T>(nullptr, n, nrhs, count)};
+      Applicable applicable{};
+      for (ops::ItemProvider p :
+           {ops::ItemProvider::Specialized, ops::ItemProvider::Libxsmm, ops::ItemProvider::KokkosBatched,
+            ops::ItemProvider::Blas, ops::ItemProvider::VendorBatched}) {
+        applicable[index_of(p)] = solve_provider_applies<Space>(p, s);
+      }
+      auto selected = select_route(session, options, ops::BatchedFamily::Solve, problem,
+                                   is_host_space<Space>(), oa->dtype, applicable, kSolve);
+      if (!selected) return unexpected(std::move(selected.error()));
+      if (into == nullptr) {
+        s.x.data = acquire_output<T, Space>(nullptr, output, n * nrhs * count,
+                                            "tfbench::engine::ops::batched_solve::output");
+      }
+      const SingularItems singular = execute_solve(space, selected->items_route(), s);
+      if (singular.count > 0) {
+        BatchedError e{
+            BatchedErrc::Singular,
+            kSolve,
+            "item " + std::to_string(singular.first) + " is singular" +
+                (singular.count > 1 ? " (" + std::to_string(singular.count) + " singular items)" : "") +
+                "; every other item is solved",
+            std::nullopt,
+            singular.first,
+            singular.count};
+        return unexpected(std::move(e));
+      }
+      return selected->run(count);
+    });
+  });
+}
+
+Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const TensorRead& a, const TensorRead& b,
+                                                  const TensorWrite* into, RawOutput* output,
+                                                  std::complex<double> alpha, std::complex<double> beta) {
+  auto oa = operand(a, kLargeGemm, "A", 2);
+  if (!oa) return unexpected(std::move(oa.error()));
+  auto ob = operand(b, kLargeGemm, "B", 2);
+  if (!ob) return unexpected(std::move(ob.error()));
+  Operand oc;
+  if (into != nullptr) {
+    auto c = operand(*into, kLargeGemm, "C", 2);
+    if (!c) return unexpected(std::move(c.error()));
+    oc = *c;
+  } else {
+    oc = *oa;
+    oc.name = "C";
+    oc.shape = {oa->shape[0], ob->shape[1], 1};
+  }
+  if (auto ok = check_operands(session, kLargeGemm, {&*oa, &*ob, &oc}); !ok)
+    return unexpected(std::move(ok.error()));
+  if (oa->shape[1] != ob->shape[0] || oc.shape[0] != oa->shape[0] || oc.shape[1] != ob->shape[1]) {
+    return fail(BatchedErrc::ShapeMismatch, kLargeGemm,
+                "expected A [m, k], B [k, n], C [m, n]; got " + extents(*oa, 2) + ", " + extents(*ob, 2) +
+                    ", " + extents(oc, 2));
+  }
+  if (into != nullptr && (overlaps(oc, *oa) || overlaps(oc, *ob))) {
+    return fail(BatchedErrc::InvalidLayout, kLargeGemm,
+                "C overlaps an input (A or B); write to a separate tensor");
+  }
+  const Index m = oc.shape[0], n = oc.shape[1], k = oa->shape[1];
+
+  return session.dispatch([&](auto space) -> Result<ops::BatchRun, ops::BatchedError> {
+    using Space = decltype(space);
+    return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
+      using T = decltype(tag);
+      auto al = scalar_as<T>(alpha, kLargeGemm, "alpha");
+      if (!al) return unexpected(std::move(al.error()));
+      auto be = scalar_as<T>(into != nullptr ? beta : std::complex<double>(0.0), kLargeGemm, "beta");
+      if (!be) return unexpected(std::move(be.error()));
+      // One "item": KokkosBlas::gemm (the BLAS TPL, an independent runtime) outside fan-out; inside an
+      // outer lane the resolver rejects it and tfbench's sequential kernel computes the product.
+      const ProviderDecl& blas = tfbench::providers::openblas;
+      thread_local ProviderCandidates candidates;
+      candidates.assign({&blas, &ops::providers::specialized});
+      const BatchProblem problem{1, std::max({m, n, k}), double(m) * double(n) * double(k)};
+      auto route = resolve_batch_route(session.context(), BatchPolicy{}, problem, candidates);
+      if (!route) {
+        BatchedError e{BatchedErrc::NoRoute, kLargeGemm, route.error().message, route.error(), -1, 0};
+        return unexpected(std::move(e));
+      }
+      T* c_data = into != nullptr ? static_cast<T*>(oc.zero)
+                                  : acquire_output<T, Space>(nullptr, output, m * n,
+                                                             "tfbench::engine::ops::gemm::output");
+      const ItemBatch<T> c = into != nullptr ? as_batch<T>(oc) : compact_batch<T>(c_data, m, n, 1);
+      const ItemBatch<const T> ab = as_batch<const T>(*oa), bb = as_batch<const T>(*ob);
+      if (route->provider == &blas) {
+        execute_large_gemm(space, *al, ab, bb, *be, c);
+        return ops::BatchRun{route->strategy, 1, ops::ItemProvider::Blas, 1};
+      }
+      execute_gemm(space, ItemsRoute{RouteMode::Sequential, 1, ops::ItemProvider::Specialized},
+                   GemmBatch<T>{ab, bb, c, *al, *be});
+      return ops::BatchRun{route->strategy, 1, ops::ItemProvider::Specialized, 1};
+    });
+  });
+}
+
+}  // namespace tfbench::impl::batched

@@ -1,0 +1,185 @@
+#pragma once
+// Validation and dispatch helpers shared by the batched facades: erased operands to ItemBatch,
+// typed errors, memory reachability, overlap, dtype dispatch and route selection.
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <complex>
+#include <cstdint>
+#include <limits>
+#include <string>
+#include <utility>
+
+#include "tfbench/engine/core/dtype.hpp"
+#include "tfbench/engine/core/result.hpp"
+#include "tfbench/engine/exec/batch_policy.hpp"
+#include "tfbench/engine/exec/session.hpp"
+#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
+#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
+#include "tfbench/engine/ops/batched/options.hpp"
+#include "tfbench/engine/storage/erased.hpp"
+
+namespace tfbench::impl::batched {
+
+using ops::BatchedErrc;
+using ops::BatchedError;
+
+inline Unexpected<BatchedError> fail(BatchedErrc code, const char* where, std::string message) {
+  return unexpected(BatchedError{code, where, std::move(message), std::nullopt, -1, 0});
+}
+
+/// An erased operand with its layout resolved: element zero, extents and strides (in elements).
+struct Operand {
+  const char* name = "";
+  void* zero = nullptr;      // element zero
+  const char* lo = nullptr;  // [lo, hi): the bytes the operand's window may reach
+  const char* hi = nullptr;
+  DType dtype = DType::F64;
+  MemorySpaceKind space = MemorySpaceKind::Host;
+  std::array<Index, 3> shape{};
+  std::array<Index, 3> strides{};
+};
+
+inline std::string shape_text(const Operand& x, std::size_t rank) {
+  std::string s = "[";
+  for (std::size_t d = 0; d < rank; ++d) s += (d ? ", " : "") + std::to_string(x.shape[d]);
+  return s + "]";
+}
+
+template <class Erased>
+Result<Operand, BatchedError> operand(const Erased& t, const char* where, const char* name,
+                                      std::size_t rank) {
+  if (t.rank() != rank) {
+    return fail(BatchedErrc::RankMismatch, where,
+                std::string(name) + " has rank " + std::to_string(t.rank()) + ", expected " +
+                    std::to_string(rank) + (rank == 3 ? " ([rows, cols, batch])" : " ([rows, cols])"));
+  }
+  Operand x;
+  x.name = name;
+  x.dtype = t.dtype();
+  x.space = t.space();
+  const std::size_t size = size_of(t.dtype());
+  char* base = static_cast<char*>(const_cast<void*>(static_cast<const void*>(t.data())));
+  x.zero = base + t.layout().offset * static_cast<Index>(size);
+  x.lo = base;
+  x.hi = base + t.window() * static_cast<Index>(size);
+  for (std::size_t d = 0; d < rank; ++d) {
+    x.shape[d] = t.layout().shape[d];
+    x.strides[d] = t.layout().stride(d);
+  }
+  for (std::size_t d = rank; d < 3; ++d) x.shape[d] = 1;
+  return x;
+}
+
+/// The operand's memory is reachable from the session's kernels: the same kind, or a host build
+/// where device memory is host memory.
+inline bool reachable(const Session& session, MemorySpaceKind space) {
+  if (kDeviceMemoryIsHostAccessible) return true;
+  return (space == MemorySpaceKind::Host) == (session.context().memory == MemoryKind::Host);
+}
+
+inline bool overlaps(const Operand& x, const Operand& y) {
+  return x.lo < y.hi && y.lo < x.hi && x.hi > x.lo && y.hi > y.lo;
+}
+
+inline bool same_layout(const Operand& x, const Operand& y) {
+  return x.zero == y.zero && x.shape == y.shape && x.strides == y.strides;
+}
+
+/// Common checks: dtypes equal and supported, memory reachable, extents within the kernels' int.
+Result<void, BatchedError> check_operands(const Session& session, const char* where,
+                                          std::initializer_list<const Operand*> operands);
+
+template <class T>
+ItemBatch<T> as_batch(const Operand& x) {
+  return {static_cast<T*>(x.zero),
+          static_cast<int>(x.shape[0]),
+          static_cast<int>(x.shape[1]),
+          static_cast<std::int64_t>(x.shape[2]),
+          static_cast<std::ptrdiff_t>(x.strides[0]),
+          static_cast<std::ptrdiff_t>(x.strides[1]),
+          static_cast<std::ptrdiff_t>(x.strides[2])};
+}
+
+/// Calls f(T{}) for the element type of an f64, f32 or c128 dtype (checked by check_operands).
+template <class F>
+decltype(auto) with_dtype(DType dtype, F&& f) {
+  switch (dtype) {
+    case DType::F32:
+      return f(float{});
+    case DType::C128:
+      return f(Kokkos::complex<double>{});
+    default:
+      return f(double{});
+  }
+}
+
+template <class T>
+Result<T, BatchedError> scalar_as(std::complex<double> v, const char* where, const char* name) {
+  if constexpr (std::is_same<T, Kokkos::complex<double>>::value) {
+    return T(v.real(), v.imag());
+  } else {
+    if (v.imag() != 0) {
+      return fail(BatchedErrc::InvalidScalar, where,
+                  std::string(name) + " has an imaginary part for a real dtype");
+    }
+    return static_cast<T>(v.real());
+  }
+}
+
+/// The compact column-major layout of an allocated output.
+template <class T>
+ItemBatch<T> compact_batch(T* data, Index rows, Index cols, Index count) {
+  return {data,
+          static_cast<int>(rows),
+          static_cast<int>(cols),
+          static_cast<std::int64_t>(count),
+          1,
+          static_cast<std::ptrdiff_t>(rows),
+          static_cast<std::ptrdiff_t>(rows * cols)};
+}
+
+/// Which item providers can compute this operation (dtype, layout, scalars, space), by ItemProvider.
+using Applicable = std::array<bool, 5>;
+inline std::size_t index_of(ops::ItemProvider p) {
+  return static_cast<std::size_t>(p);
+}
+
+/// The resolved route of one operation.
+struct SelectedRoute {
+  BatchRoute route;
+  ops::ItemProvider provider;
+  ItemsRoute items_route() const {
+    RouteMode mode = RouteMode::Sequential;
+    switch (route.strategy) {
+      case BatchStrategy::OuterParallel:
+        mode = RouteMode::OuterParallel;
+        break;
+      case BatchStrategy::ProviderItems:
+        mode = RouteMode::ProviderItems;
+        break;
+      case BatchStrategy::WholeBatchVendor:
+        mode = RouteMode::WholeBatchVendor;
+        break;
+      default:
+        break;
+    }
+    return {mode, route.lanes, provider};
+  }
+  ops::BatchRun run(std::int64_t items) const { return {route.strategy, route.lanes, provider, items}; }
+};
+
+/// Auto's per-size provider preference, best first (measured: docs/ops-batched.md).
+int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
+                     ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order);
+
+/// Candidates in preference order (the session's provider slot decides which external providers are
+/// allowed; tfbench's own specialized kernels always are), filtered by applicability and by the
+/// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
+Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
+                                                 ops::BatchedFamily family, const BatchProblem& problem,
+                                                 bool host_space, DType dtype, const Applicable& applicable,
+                                                 const char* where);
+
+}  // namespace tfbench::impl::batched

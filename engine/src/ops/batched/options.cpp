@@ -1,0 +1,49 @@
+// Names and messages of the batched operations' options, route report and error.
+
+#include "tfbench/engine/ops/batched/options.hpp"
+
+namespace tfbench::ops {
+
+const char* name(Pivoting pivoting) {
+  return pivoting == Pivoting::Partial ? "partial" : "none";
+}
+
+std::string describe(const BatchRun& run) {
+  std::string s = tfbench::name(run.strategy);
+  if (run.strategy == BatchStrategy::OuterParallel) s += " x" + std::to_string(run.lanes);
+  return s + " " + name(run.provider);
+}
+
+const char* name(BatchedErrc code) {
+  switch (code) {
+    case BatchedErrc::RankMismatch:
+      return "rank_mismatch";
+    case BatchedErrc::ShapeMismatch:
+      return "shape_mismatch";
+    case BatchedErrc::DTypeMismatch:
+      return "dtype_mismatch";
+    case BatchedErrc::UnsupportedDType:
+      return "unsupported_dtype";
+    case BatchedErrc::SpaceMismatch:
+      return "space_mismatch";
+    case BatchedErrc::InvalidLayout:
+      return "invalid_layout";
+    case BatchedErrc::InvalidScalar:
+      return "invalid_scalar";
+    case BatchedErrc::SizeOverflow:
+      return "size_overflow";
+    case BatchedErrc::NoRoute:
+      return "no_route";
+    case BatchedErrc::Unsupported:
+      return "unsupported";
+    case BatchedErrc::Singular:
+      return "singular";
+  }
+  return "unknown";
+}
+
+std::string BatchedError::what() const {
+  return "tfbench::" + where + ": " + message + " [" + name(code) + "]";
+}
+
+}  // namespace tfbench::ops

@@ -1,0 +1,139 @@
+// Operand checks, Auto's per-size provider preference and route selection of the batched operations.
+
+#include <algorithm>
+#include <limits>
+#include <vector>
+
+#include "facade_support.hpp"
+
+namespace tfbench::impl::batched {
+
+Result<void, BatchedError> check_operands(const Session& session, const char* where,
+                                          std::initializer_list<const Operand*> operands) {
+  const Operand& first = **operands.begin();
+  for (const Operand* x : operands) {
+    if (x->dtype != first.dtype) {
+      return fail(
+          BatchedErrc::DTypeMismatch, where,
+          std::string(x->name) + " is " + name(x->dtype) + " but " + first.name + " is " + name(first.dtype));
+    }
+    if (!reachable(session, x->space)) {
+      return fail(
+          BatchedErrc::SpaceMismatch, where,
+          std::string(x->name) + " lives in " + name(x->space) +
+              " memory, which this session's execution space cannot reach (upload or download it first)");
+    }
+    for (Index e : x->shape) {
+      if (e > std::numeric_limits<int>::max()) {
+        return fail(BatchedErrc::SizeOverflow, where,
+                    std::string(x->name) + " has an extent beyond 2^31 - 1: " + std::to_string(e));
+      }
+    }
+  }
+  if (first.dtype != DType::F64 && first.dtype != DType::F32 && first.dtype != DType::C128) {
+    return fail(BatchedErrc::UnsupportedDType, where,
+                std::string("dtype ") + name(first.dtype) + " is not supported (f64, f32, c128)");
+  }
+  return {};
+}
+
+// Measured on the 2-core Zen 3 (docs/ops-batched.md, "Auto's decision table"): tfbench's specialized
+// kernels are the fastest item kernel up to n = 8 (faster than Eigen fixed-size and libxsmm there),
+// libxsmm from n = 12 on; KokkosBatched SerialGemm is 0.01-0.3x of either and stays the portable
+// fallback; one BLAS call per item is last (an independent runtime, and slow for small items).
+int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
+                     ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order) {
+  using ops::ItemProvider;
+  int n = 0;
+  auto add = [&](ItemProvider p) { order[n++] = p; };
+  if (family == ops::BatchedFamily::Solve) {
+    // The specialized pivoting LU is faster than KokkosBatched's non-pivoting one at every n measured,
+    // so KokkosBatched is second even when the caller allows it (Pivoting::None).
+    add(ItemProvider::Specialized);
+    if (pivoting == ops::Pivoting::None) add(ItemProvider::KokkosBatched);
+    add(ItemProvider::Blas);
+    return n;
+  }
+  if (!host_space) {
+    add(ItemProvider::VendorBatched);
+    add(ItemProvider::Specialized);
+    add(ItemProvider::KokkosBatched);
+    add(ItemProvider::Blas);
+    return n;
+  }
+  const bool xsmm_first = dtype != DType::C128 && max_item_dim >= 12;
+  if (xsmm_first) add(ItemProvider::Libxsmm);
+  add(ItemProvider::Specialized);
+  if (!xsmm_first) add(ItemProvider::Libxsmm);
+  add(ItemProvider::KokkosBatched);
+  add(ItemProvider::Blas);
+  return n;
+}
+
+namespace {
+
+ProviderSlot slot_of(ops::BatchedFamily family) {
+  return family == ops::BatchedFamily::Solve ? ProviderSlot::BatchedSolve : ProviderSlot::BatchedGemm;
+}
+
+/// Whether the session's provider set allows `p` (tfbench's own kernels are always allowed).
+bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvider p) {
+  if (p == ops::ItemProvider::Specialized) return true;
+  const ProviderDecl* decl = &ops::declaration(p, family);
+  const auto& slot = session.providers().candidates(slot_of(family));
+  return std::find(slot.begin(), slot.end(), decl) != slot.end();
+}
+
+}  // namespace
+
+Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
+                                                 ops::BatchedFamily family, const BatchProblem& problem,
+                                                 bool host_space, DType dtype, const Applicable& applicable,
+                                                 const char* where) {
+  const BatchPolicy policy = effective_batch_policy(session, options.policy);
+  // Reused per thread: no allocation on the per-call path.
+  thread_local ProviderCandidates candidates;
+  candidates.clear();
+  if (options.provider) {
+    const ops::ItemProvider p = *options.provider;
+    if (family == ops::BatchedFamily::Solve && p == ops::ItemProvider::KokkosBatched &&
+        options.pivoting != ops::Pivoting::None) {
+      return fail(
+          BatchedErrc::Unsupported, where,
+          "kokkosbatched's SerialLU does not pivot: it is selectable only with Pivoting::None (the caller "
+          "declares that the matrices need no row exchanges)");
+    }
+    if (!allowed(session, family, p)) {
+      return fail(BatchedErrc::Unsupported, where,
+                  std::string("provider ") + ops::name(p) + " is not in this session's provider set");
+    }
+    if (!applicable[index_of(p)]) {
+      return fail(BatchedErrc::Unsupported, where,
+                  std::string("provider ") + ops::name(p) +
+                      " cannot compute this operation (element type, layout, alpha/beta or execution space)");
+    }
+    candidates.push_back(&ops::declaration(p, family));
+  } else {
+    std::array<ops::ItemProvider, 5> order{};
+    const int n = preference_order(family, host_space, dtype, problem.max_item_dim, options.pivoting, order);
+    for (int i = 0; i < n; ++i) {
+      const ops::ItemProvider p = order[i];
+      if (!applicable[index_of(p)] || !allowed(session, family, p)) continue;
+      const ProviderDecl& decl = ops::declaration(p, family);
+      // ProviderItems means provider-managed items: a provider that may run its own threads.
+      if (policy.strategy == BatchStrategy::ProviderItems &&
+          decl.parallelism == ProviderParallelism::Sequential)
+        continue;
+      candidates.push_back(&decl);
+    }
+  }
+  auto route = resolve_batch_route(session.context(), policy, problem, candidates);
+  if (!route) {
+    BatchedError e{BatchedErrc::NoRoute, where, route.error().message, route.error(), -1, 0};
+    return unexpected(std::move(e));
+  }
+  const auto provider = ops::item_provider_of(route->provider);
+  return SelectedRoute{*route, provider.value_or(ops::ItemProvider::Specialized)};
+}
+
+}  // namespace tfbench::impl::batched

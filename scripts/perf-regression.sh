@@ -1,0 +1,270 @@
+#!/usr/bin/env bash
+# shellcheck disable=SC2034  # inject_*, nc_*, cfg_*, bin_* are read indirectly: ${!name}
+# Performance-regression gate: builds two revisions in separate build trees, runs the CI benchmark
+# config for both INTERLEAVED (rounds of one `tfbench run` per side, order alternating
+# base,head / head,base so that machine drift hits both alike), merges each side's rounds with
+# `tfbench merge`, and gates with `tfbench compare --fail-on-regression`.
+#
+#   scripts/perf-regression.sh [options] BASE_REV [HEAD_REV]     gate HEAD_REV (default HEAD)
+#   scripts/perf-regression.sh --aa [options] [REV]              A/A: REV (default HEAD) against
+#                                                                itself; reports the noise floor
+# Options:
+#   --rounds N            interleaved rounds per side [3]
+#   --config FILE         benchmark config for both sides [each revision's own configs/ci.yaml]
+#   --threshold PCT       tfbench compare's default threshold (cases may set their own)
+#   --alpha A             significance level of compare's Mann-Whitney U test
+#   --run-args "ARGS"     extra `tfbench run` arguments (e.g. "--repetitions 9")
+#   --out DIR             results, logs and report [results/perf-regression/<base>-<head>]
+#   --work-dir DIR        worktrees and build trees, reused between calls
+#                         [${TFBENCH_CACHE:-~/.cache/tfbench}/perf-regression]
+#   --tfbench-base PATH   use this tfbench for the base side instead of building BASE_REV
+#   --tfbench-head PATH   use this tfbench for the head side instead of building HEAD_REV
+#   --inject-base SPEC    TFBENCH_FAULT_INJECT=SPEC for the base side's runs (testing the gate)
+#   --inject-head SPEC    TFBENCH_FAULT_INJECT=SPEC for the head side's runs (testing the gate)
+#   --report              also write report.md + figures with scripts/compare_results.py
+#   --ceilings            measure the machine ceilings in every run (default: --no-ceilings
+#                         where the side's tfbench has it; they do not enter the comparison)
+#   --jobs N              build jobs [TFBENCH_JOBS or nproc]
+#   --clean               remove this call's worktrees afterwards (default: keep them, the 6 most
+#                         recently used, so that the next call rebuilds incrementally)
+#
+# Exit: 0 no regression (also: SKIPPED, when the base revision has no benchmark to run);
+#       1 regression (A/A: the noise of this machine exceeds the threshold);
+#       2 usage, build or run error.
+# Builds use ccache with CCACHE_BASEDIR set to each worktree, so files unchanged between the two
+# revisions (and between calls) are cache hits.
+set -euo pipefail
+
+repo=$(cd "$(dirname "$0")/.." && pwd)
+say() { printf '[perf-regression] %s\n' "$*" >&2; }
+die() { printf '[perf-regression] ERROR: %s\n' "$*" >&2; exit 2; }
+usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
+t_start=$SECONDS
+
+aa=0 rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0 clean=0
+work=${TFBENCH_CACHE:-$HOME/.cache/tfbench}/perf-regression
+bin_base="" bin_head="" inject_base="" inject_head="" jobs=${TFBENCH_JOBS:-$(nproc)}
+revs=()
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --aa) aa=1; shift ;;
+    --rounds) rounds=${2:?}; shift 2 ;;
+    --config) config=${2:?}; shift 2 ;;
+    --threshold) threshold=${2:?}; shift 2 ;;
+    --alpha) alpha=${2:?}; shift 2 ;;
+    --run-args) run_args=${2-}; shift 2 ;;
+    --out) out=${2:?}; shift 2 ;;
+    --work-dir) work=${2:?}; shift 2 ;;
+    --tfbench-base) bin_base=${2:?}; shift 2 ;;
+    --tfbench-head) bin_head=${2:?}; shift 2 ;;
+    --inject-base) inject_base=${2:?}; shift 2 ;;
+    --inject-head) inject_head=${2:?}; shift 2 ;;
+    --report) report=1; shift ;;
+    --ceilings) ceilings=1; shift ;;
+    --jobs) jobs=${2:?}; shift 2 ;;
+    --clean) clean=1; shift ;;
+    -h|--help) usage ;;
+    -*) say "unknown option $1"; usage ;;
+    *) revs+=("$1"); shift ;;
+  esac
+done
+[[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a positive integer, got '$rounds'"
+if [ $aa = 1 ]; then
+  [ ${#revs[@]} -le 1 ] || die "--aa takes one revision"
+  base_rev=${revs[0]:-HEAD} head_rev=$base_rev
+  [ -z "$bin_base" ] || [ -z "$bin_head" ] || [ "$bin_base" = "$bin_head" ] ||
+    die "--aa runs one binary on both sides: give --tfbench-head only"
+  bin_head=${bin_head:-$bin_base} bin_base=${bin_head:-$bin_base}
+else
+  [ ${#revs[@]} -ge 1 ] && [ ${#revs[@]} -le 2 ] || usage
+  base_rev=${revs[0]} head_rev=${revs[1]:-HEAD}
+fi
+[ -z "$config" ] || config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ||
+  die "config not found: $config"
+
+resolve() {  # rev -> full sha
+  git -C "$repo" rev-parse --verify --quiet "$1^{commit}" || die "not a revision of $repo: '$1'"
+}
+base_sha=$(resolve "$base_rev")
+head_sha=$(resolve "$head_rev")
+label="${base_sha:0:12}-${head_sha:0:12}"
+[ $aa = 0 ] || label="aa-${head_sha:0:12}"
+out=${out:-$repo/results/perf-regression/$label}
+mkdir -p "$out/runs" "$out/logs" "$work"
+out=$(cd "$out" && pwd)
+work=$(cd "$work" && pwd)
+rm -f "$out"/runs/*.h5 "$out"/*.h5 "$out/verdict.txt"
+skip() { say "SKIPPED: $*"; echo "SKIPPED: $*" > "$out/verdict.txt"; exit 0; }
+exec 9>"$work/.lock"
+flock -w 3600 9 || die "another perf-regression holds $work/.lock"
+if [ $aa = 1 ]; then
+  say "A/A: ${head_sha:0:12} ($head_rev) against itself, $rounds round(s) per side -> $out"
+else
+  say "base ${base_sha:0:12} ($base_rev) vs head ${head_sha:0:12} ($head_rev), $rounds round(s) -> $out"
+fi
+if [ "$head_rev" = HEAD ] && [ -z "$bin_head" ] && [ -n "$(git -C "$repo" status --porcelain -uno)" ]; then
+  say "note: the working tree has uncommitted changes; HEAD is measured as committed"
+fi
+
+# ------------------------------------------------------------------ build one revision
+build() {  # $1 = sha, $2 = side; prints the tfbench path
+  local sha=$1 side=$2 src="$work/src/${1:0:12}" log="$out/logs/build-$2.log"
+  git -C "$repo" worktree prune
+  if [ ! -e "$src/.git" ]; then
+    rm -rf "$src"
+    git -C "$repo" worktree add --detach --force "$src" "$sha" >"$log" 2>&1 ||
+      die "git worktree add for $side ${sha:0:12} failed (log: $log)"
+  fi
+  touch "$src"  # recently used: kept by the pruning below
+  echo "$src" >> "$work/.used-$$"
+  [ -f "$src/CMakePresets.json" ] || die "$side ${sha:0:12} has no CMakePresets.json"
+  local t0=$SECONDS
+  say "building $side ${sha:0:12} in $src/build/default (log: $log)"
+  if ! (cd "$src" &&
+        export CCACHE_BASEDIR=$src CCACHE_DIR=${CCACHE_DIR:-${TFBENCH_CACHE:-$HOME/.cache/tfbench}/ccache} &&
+        cmake --preset default -DTFBENCH_ENABLE_TESTS=OFF -DTFBENCH_ENABLE_FORMAT_CHECK=OFF &&
+        cmake --build build/default -j "$jobs" --target tfbench) >>"$log" 2>&1; then
+    tail -n 25 "$log" >&2
+    die "build of $side ${sha:0:12} failed (log: $log)"
+  fi
+  say "built $side in $((SECONDS - t0)) s"
+  echo "$src/build/default/harness/tfbench"
+}
+
+remove_used_worktrees() {  # --clean: the worktrees this call built in
+  local src
+  if [ "$clean" = 1 ] && [ -f "$work/.used-$$" ]; then
+    while read -r src; do
+      git -C "$repo" worktree remove --force "$src" 2>/dev/null || rm -rf "$src"
+    done < <(sort -u "$work/.used-$$")
+    git -C "$repo" worktree prune
+  fi
+  rm -f "$work/.used-$$"
+}
+trap remove_used_worktrees EXIT
+
+prune_worktrees() {  # keep the 6 most recently used worktrees
+  local old
+  # shellcheck disable=SC2012
+  for old in $(ls -1dt "$work"/src/* 2>/dev/null | tail -n +7); do
+    git -C "$repo" worktree remove --force "$old" 2>/dev/null || rm -rf "$old"
+  done
+  git -C "$repo" worktree prune
+}
+
+# A revision with nothing to benchmark cannot regress: skip (exit 0) rather than fail CI forever.
+if [ -z "$bin_base" ]; then
+  git -C "$repo" cat-file -e "$base_sha:CMakePresets.json" 2>/dev/null ||
+    skip "base ${base_sha:0:12} has no CMakePresets.json (predates the build)"
+  [ -n "$config" ] || git -C "$repo" cat-file -e "$base_sha:configs/ci.yaml" 2>/dev/null ||
+    skip "base ${base_sha:0:12} has no configs/ci.yaml"
+fi
+[ -f "${TFBENCH_CACHE:-$HOME/.cache/tfbench}/kokkos.env" ] ||
+  "$repo/scripts/bootstrap.sh" >/dev/null || die "scripts/bootstrap.sh failed"
+
+t_build=$SECONDS
+if [ -z "$bin_base" ]; then bin_base=$(build "$base_sha" base); fi
+if [ $aa = 1 ]; then bin_head=$bin_base
+elif [ -z "$bin_head" ]; then
+  if [ "$head_sha" = "$base_sha" ]; then bin_head=$bin_base; else bin_head=$(build "$head_sha" head); fi
+fi
+prune_worktrees
+t_build=$((SECONDS - t_build))
+has_command() {  # $1 = tfbench, $2 = subcommand: listed by `tfbench --help`
+  "$1" --help 2>&1 | grep -qE "^[[:space:]]+$2[[:space:]]"
+}
+for side in base head; do
+  b=bin_$side
+  [ -x "${!b}" ] || die "$side tfbench not executable: ${!b}"
+  if ! has_command "${!b}" run; then
+    [ "$side" = base ] && [ $aa = 0 ] && skip "base ${base_sha:0:12}'s tfbench has no 'run' command"
+    die "$side tfbench (${!b}) has no 'run' command"
+  fi
+done
+
+for sub in merge compare; do
+  has_command "$bin_head" $sub || die "head tfbench ($bin_head) has no '$sub' command"
+done
+
+cfg_of() {  # $1 = side
+  if [ -n "$config" ]; then echo "$config"; return; fi
+  local b=bin_$1 src
+  src=$(cd "$(dirname "${!b}")/../../.." && pwd)
+  if [ -f "$src/configs/ci.yaml" ]; then echo "$src/configs/ci.yaml"
+  elif [ -f "$repo/configs/ci.yaml" ]; then echo "$repo/configs/ci.yaml"
+  else echo ""; fi
+}
+cfg_base=$(cfg_of base) cfg_head=$(cfg_of head)
+[ -n "$cfg_head" ] || die "no configs/ci.yaml for the head side (give --config)"
+[ -n "$cfg_base" ] || skip "no configs/ci.yaml for the base side"
+
+# Machine ceilings (a dgemm and a triad per worker) do not enter the comparison: skip them where
+# the side's tfbench can.
+nc_base="" nc_head=""
+for side in base head; do
+  b=bin_$side
+  if [ "$ceilings" = 0 ] && "${!b}" run --help 2>&1 | grep -q -- --no-ceilings; then
+    printf -v "nc_$side" '%s' --no-ceilings
+  fi
+done
+
+# ------------------------------------------------------------------ interleaved runs
+t_runs=$SECONDS
+run_side() {  # $1 = side, $2 = round
+  local side=$1 r=$2 b=bin_$1 inj=inject_$1 cfg=cfg_$1
+  local file="$out/runs/$side-r$r.h5" log="$out/logs/run-$side-r$r.log" t0=$SECONDS rc=0
+  local extra=nc_$1
+  # shellcheck disable=SC2086
+  env ${!inj:+TFBENCH_FAULT_INJECT="${!inj}"} "${!b}" run "${!cfg}" --out "$file" ${!extra} $run_args \
+    >"$log" 2>&1 || rc=$?
+  [ -s "$file" ] || { tail -n 20 "$log" >&2; die "$side round $r wrote no result file (exit $rc, log: $log)"; }
+  local note=""
+  [ $rc = 0 ] || note=", exit $rc"
+  say "round $r $side: $((SECONDS - t0)) s$note${!inj:+ (fault injection: ${!inj})}"
+}
+for r in $(seq 1 "$rounds"); do
+  if [ $((r % 2)) = 1 ]; then run_side base "$r"; run_side head "$r"
+  else run_side head "$r"; run_side base "$r"; fi
+done
+t_runs=$((SECONDS - t_runs))
+
+for side in base head; do
+  "$bin_head" merge "$out"/runs/"$side"-r*.h5 -o "$out/$side.h5" >"$out/logs/merge-$side.log" 2>&1 ||
+    { cat "$out/logs/merge-$side.log" >&2; die "tfbench merge of the $side rounds failed"; }
+done
+
+# ------------------------------------------------------------------ gate
+cmp_args=()
+[ -z "$threshold" ] || cmp_args+=(--threshold "$threshold")
+[ -z "$alpha" ] || cmp_args+=(--alpha "$alpha")
+rc=0
+"$bin_head" compare "$out/base.h5" "$out/head.h5" "${cmp_args[@]}" --format json >"$out/compare.json" \
+  2>"$out/logs/compare.log" || rc=$?
+[ $rc -le 1 ] || { cat "$out/logs/compare.log" >&2; die "tfbench compare failed (exit $rc)"; }
+"$bin_head" compare "$out/base.h5" "$out/head.h5" "${cmp_args[@]}" --format markdown >"$out/compare.md" 2>/dev/null || true
+if [ "$rounds" -gt 1 ] && grep -q "the latest run's row is used" "$out/compare.json"; then
+  say "WARNING: this tfbench compare does not pool the rounds of a merged file (it uses each side's"
+  say "         latest round only), so the gate sees one process per side and is noisier than designed"
+fi
+rc=0
+"$bin_head" compare "$out/base.h5" "$out/head.h5" "${cmp_args[@]}" --format table --fail-on-regression || rc=$?
+[ $rc -le 1 ] || die "tfbench compare --fail-on-regression failed (exit $rc)"
+
+if [ $aa = 1 ]; then
+  nf_rc=0
+  /usr/bin/python3 "$repo/scripts/noise_floor.py" "$out/compare.json" --json "$out/noise.json" || nf_rc=$?
+  [ $nf_rc -le 1 ] || say "noise_floor.py failed (exit $nf_rc)"
+fi
+if [ $report = 1 ]; then
+  /usr/bin/python3 "$repo/scripts/compare_results.py" "$out/base.h5" "$out/head.h5" \
+    --compare-json "$out/compare.json" --figures "$out/figures" -o "$out/report.md" ||
+    say "compare_results.py failed (the gate's verdict stands)"
+fi
+
+verdict=PASS
+[ $rc = 0 ] || verdict=REGRESSION
+what="base ${base_sha:0:12} vs head ${head_sha:0:12}"
+[ $aa = 0 ] || what="A/A ${head_sha:0:12}"
+echo "$verdict: $what; build ${t_build} s, runs ${t_runs} s ($rounds round(s) per side), total $((SECONDS - t_start)) s" |
+  tee "$out/verdict.txt" >&2
+exit $rc

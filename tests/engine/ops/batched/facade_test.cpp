@@ -1,0 +1,534 @@
+// The public batched operations through a session: every strategy and provider against the
+// reference, the route reported back, typed errors before any write (sentinels stay), singular items,
+// allocating variants, the large gemm, and the device backend's memory.
+
+#include <catch2/catch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <array>
+#include <cmath>
+#include <complex>
+#include <random>
+#include <vector>
+
+#include "test_context.hpp"
+#include "tfbench/engine/exec/backend.hpp"
+#include "tfbench/engine/exec/outer_lanes.hpp"
+#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
+#include "tfbench/engine/ops/batched_gemm.hpp"
+#include "tfbench/engine/ops/batched_solve.hpp"
+#include "tfbench/engine/ops/gemm.hpp"
+#include "tfbench/engine/storage/transfer.hpp"
+
+using tfbench::BatchPolicy;
+using tfbench::BatchStrategy;
+using tfbench::Host;
+using tfbench::Index;
+using tfbench::Rank;
+using tfbench::RouteErrorKind;
+using tfbench::Session;
+using tfbench::Tensor;
+using tfbench::ops::BatchedErrc;
+using tfbench::ops::BatchedOptions;
+using tfbench::ops::ItemProvider;
+
+namespace {
+
+using HostT = Tensor<double, Rank<3>, Host>;
+
+tfbench::CpuBackend backend_for_test() {
+  tfbench::CpuBackendConfig config;
+  config.space = tfbench::is_host_space(tfbench::testing::space()) ? tfbench::testing::space()
+                                                                   : tfbench::ExecSpaceKind::Serial;
+  auto made = tfbench::CpuBackend::create(config);
+  REQUIRE(made.has_value());
+  return std::move(made).value();
+}
+
+std::vector<double> random_values(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mag(0.1, 1.0);
+  std::bernoulli_distribution sign(0.5);
+  std::vector<double> v(n);
+  for (auto& x : v) x = (sign(rng) ? 1 : -1) * mag(rng);
+  return v;
+}
+
+HostT random_tensor(Index d0, Index d1, Index d2, std::uint64_t seed) {
+  return HostT::from_col_major({d0, d1, d2}, random_values(std::size_t(d0 * d1 * d2), seed));
+}
+
+HostT filled(Index d0, Index d1, Index d2, double v) {
+  return HostT::from_col_major({d0, d1, d2}, std::vector<double>(std::size_t(d0 * d1 * d2), v));
+}
+
+template <class VA, class VB, class VC>
+double gemm_error(const VA& a, const VB& b, const VC& c, const std::vector<double>& c0, double alpha,
+                  double beta) {
+  const Index m = c.shape()[0], n = c.shape()[1], k = a.shape()[1], batch = c.shape()[2];
+  double diff = 0, scale = 0;
+  for (Index it = 0; it < batch; ++it)
+    for (Index j = 0; j < n; ++j)
+      for (Index i = 0; i < m; ++i) {
+        double s = 0;
+        for (Index p = 0; p < k; ++p) s += a(i, p, it) * b(p, j, it);
+        const double ref = alpha * s + (beta != 0 ? beta * c0[std::size_t(i + m * (j + n * it))] : 0.0);
+        diff = std::max(diff, std::abs(c(i, j, it) - ref));
+        scale = std::max(scale, std::abs(ref));
+      }
+  return diff / scale;
+}
+
+bool all_equal(const HostT& t, double v) {
+  for (double x : t.as_slice())
+    if (x != v) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("batched_gemm_into: every strategy and provider matches the reference and reports its route",
+          "[batched][facade]") {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                for (Index n : {2, 3, 8, 16, 33}) {
+                  const Index batch = 37;
+                  auto a = random_tensor(n, n, batch, 1), b = random_tensor(n, n, batch, 2);
+                  const auto c0 = random_values(std::size_t(n * n * batch), 3);
+                  const auto av = a.view();
+                  const auto bv = b.view();
+                  struct Case {
+                    BatchStrategy strategy;
+                    std::optional<ItemProvider> provider;
+                    double beta;
+                  };
+                  std::vector<Case> cases;
+                  for (BatchStrategy st : {BatchStrategy::Auto, BatchStrategy::Sequential,
+                                           BatchStrategy::OuterParallel, BatchStrategy::ProviderItems})
+                    for (double beta : {0.0, 1.0, -0.5}) cases.push_back({st, std::nullopt, beta});
+                  for (ItemProvider p : {ItemProvider::Specialized, ItemProvider::Libxsmm,
+                                         ItemProvider::KokkosBatched, ItemProvider::Blas})
+                    for (double beta : {0.0, 1.0}) cases.push_back({BatchStrategy::Auto, p, beta});
+                  for (const Case& cs : cases) {
+                    HostT c = HostT::from_col_major({n, n, batch}, c0);
+                    auto cw = c.view_mut();
+                    BatchedOptions opt;
+                    opt.policy = BatchPolicy{cs.strategy, {}};
+                    opt.provider = cs.provider;
+                    const auto run = tfbench::ops::batched_gemm_into(s, av, bv, cw, 1.0, cs.beta, opt);
+                    INFO("n " << n << " strategy " << tfbench::name(cs.strategy) << " provider "
+                              << (cs.provider ? tfbench::ops::name(*cs.provider) : "-") << " beta "
+                              << cs.beta);
+                    if (cs.strategy == BatchStrategy::OuterParallel && !s.context().can_fan_out()) {
+                      REQUIRE_FALSE(run.has_value());
+                      CHECK(run.error().code == BatchedErrc::NoRoute);
+                      CHECK(run.error().route->kind == RouteErrorKind::CannotFanOut);
+                      continue;
+                    }
+                    if (cs.provider == ItemProvider::Libxsmm && !tfbench::impl::batched::libxsmm_compiled()) {
+                      CHECK_FALSE(run.has_value());
+                      continue;
+                    }
+                    if (cs.provider == ItemProvider::Libxsmm && cs.beta != 0 && cs.beta != 1) continue;
+                    REQUIRE(run.has_value());
+                    CHECK(run->items == batch);
+                    if (cs.strategy != BatchStrategy::Auto) CHECK(run->strategy == cs.strategy);
+                    if (cs.provider) CHECK(run->provider == *cs.provider);
+                    if (cs.strategy == BatchStrategy::ProviderItems)
+                      CHECK(run->provider == ItemProvider::Blas);
+                    if (run->strategy == BatchStrategy::OuterParallel) {
+                      CHECK(run->lanes > 1);
+                    } else {
+                      CHECK(run->lanes == 1);
+                    }
+                    CHECK(gemm_error(av, bv, c.view(), c0, 1.0, cs.beta) <= 1e-12);
+                  }
+                }
+              })
+              .has_value());
+}
+
+TEST_CASE("batched_gemm_into: strided items (padded, interleaved, row-major, negative strides)",
+          "[batched][facade]") {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                const Index m = 5, k = 4, n = 6, batch = 9;
+                // A: padded leading dimension (every item a [m, k] window of a [m + 2, k + 1] block).
+                auto a_store = random_tensor(m + 2, k + 1, batch, 11);
+                const std::array<Index, 3> a_shape{m, k, batch}, a_strides{1, m + 2, (m + 2) * (k + 1)};
+                const auto a = a_store.strided_view(a_shape, a_strides);
+                // B: batch-interleaved ([batch, k, n] storage permuted to [k, n, batch]).
+                auto b_store = random_tensor(batch, k, n, 12);
+                const std::array<Index, 3> perm{1, 2, 0};
+                const auto b = b_store.view().permute(perm);
+                // C: row-major items, stored in reverse batch order (negative batch stride).
+                auto c_store = filled(n, m, batch, 0.0);
+                const std::array<Index, 3> c_shape{m, n, batch}, c_strides{n, 1, -(m * n)};
+                auto c = c_store.strided_view_mut(c_shape, c_strides, (batch - 1) * m * n);
+                std::vector<double> zeros(std::size_t(m * n * batch), 0.0);
+                for (BatchStrategy st :
+                     {BatchStrategy::Auto, BatchStrategy::Sequential, BatchStrategy::ProviderItems}) {
+                  const auto run =
+                      tfbench::ops::batched_gemm_into(s, a, b, c, 0.5, 0.0, {BatchPolicy{st, {}}, {}, {}});
+                  INFO(tfbench::name(st));
+                  if (st ==
+                      BatchStrategy::ProviderItems) {  // BLAS cannot take a negative stride: no provider
+                    REQUIRE_FALSE(run.has_value());
+                    CHECK(run.error().code == BatchedErrc::NoRoute);
+                    continue;
+                  }
+                  REQUIRE(run.has_value());
+                  CHECK(gemm_error(a, b, c, zeros, 0.5, 0.0) <= 1e-12);
+                }
+              })
+              .has_value());
+}
+
+TEST_CASE("batched_gemm_into: validation and route errors leave the destination untouched",
+          "[batched][facade]") {
+  auto backend = backend_for_test();
+  REQUIRE(
+      backend
+          .with_session([&](Session& s) {
+            constexpr double sentinel = 12345.0;
+            auto a = random_tensor(4, 3, 5, 21), b = random_tensor(3, 2, 5, 22);
+            const auto av = a.view();
+            const auto bv = b.view();
+            auto expect_untouched = [&](HostT& c, auto&& call, BatchedErrc code) {
+              const auto r = call();
+              REQUIRE_FALSE(r.has_value());
+              CHECK(r.error().code == code);
+              CHECK_FALSE(r.error().message.empty());
+              CHECK(all_equal(c, sentinel));
+              return r;
+            };
+            {  // wrong shape of C
+              auto c = filled(4, 3, 5, sentinel);
+              auto cw = c.view_mut();
+              expect_untouched(
+                  c, [&] { return tfbench::ops::batched_gemm_into(s, av, bv, cw); },
+                  BatchedErrc::ShapeMismatch);
+            }
+            {  // rank 2 operand
+              auto c = filled(4, 2, 5, sentinel);
+              auto cw = c.view_mut();
+              auto flat = Tensor<double, Rank<2>, Host>::from_col_major({4, 15}, random_values(60, 1));
+              const auto fv = flat.view();
+              expect_untouched(
+                  c, [&] { return tfbench::ops::batched_gemm_into(s, fv, bv, cw); },
+                  BatchedErrc::RankMismatch);
+            }
+            {  // complex alpha for a real dtype
+              auto c = filled(4, 2, 5, sentinel);
+              auto cw = c.view_mut();
+              expect_untouched(
+                  c,
+                  [&] { return tfbench::ops::batched_gemm_into(s, av, bv, cw, std::complex<double>(1, 1)); },
+                  BatchedErrc::InvalidScalar);
+            }
+            {  // dtype mismatch (f32 destination)
+              auto c = filled(4, 2, 5, sentinel);
+              auto c32 = Tensor<float, Rank<3>, Host>::from_col_major({4, 2, 5}, std::vector<float>(40, 7.f));
+              auto cw = c32.view_mut();
+              const auto r = tfbench::ops::batched_gemm_into(s, av, bv, cw);
+              REQUIRE_FALSE(r.has_value());
+              CHECK(r.error().code == BatchedErrc::DTypeMismatch);
+              for (float x : c32.as_slice()) CHECK(x == 7.f);
+            }
+            {  // C overlapping an input
+              auto ab = random_tensor(4, 4, 5, 23);
+              const auto abv = ab.view();
+              auto cw = ab.view_mut();
+              const auto r = tfbench::ops::batched_gemm_into(s, abv, abv, cw);
+              REQUIRE_FALSE(r.has_value());
+              CHECK(r.error().code == BatchedErrc::InvalidLayout);
+            }
+            {  // WholeBatchVendor forced on a host space: no whole-batch provider (typed no-route error)
+              auto c = filled(4, 2, 5, sentinel);
+              auto cw = c.view_mut();
+              const auto r = expect_untouched(
+                  c,
+                  [&] {
+                    return tfbench::ops::batched_gemm_into(
+                        s, av, bv, cw, 1.0, 0.0, {BatchPolicy{BatchStrategy::WholeBatchVendor, {}}, {}, {}});
+                  },
+                  BatchedErrc::NoRoute);
+              REQUIRE(r.error().route.has_value());
+              CHECK(r.error().route->kind == RouteErrorKind::NoWholeBatchProvider);
+              CHECK(r.error().route->strategy == BatchStrategy::WholeBatchVendor);
+            }
+            {  // a forced provider that cannot take alpha != 1 (libxsmm 1.17 bakes alpha = 1 in)
+              auto c = filled(4, 2, 5, sentinel);
+              auto cw = c.view_mut();
+              expect_untouched(
+                  c,
+                  [&] {
+                    return tfbench::ops::batched_gemm_into(s, av, bv, cw, 2.0, 0.0,
+                                                           {{}, ItemProvider::Libxsmm, {}});
+                  },
+                  BatchedErrc::Unsupported);
+            }
+            {  // ProviderItems inside an outer fan-out lane: OpenBLAS is an independent runtime
+              auto c = filled(4, 2, 5, sentinel);
+              std::optional<tfbench::ops::BatchedError> seen;
+              auto lanes = tfbench::with_outer_lanes(
+                  s, {&tfbench::ops::providers::specialized}, [&](tfbench::OuterLane& lane) {
+                    if (lane.index() != 0) return;
+                    auto cw = c.view_mut();
+                    auto r = tfbench::ops::batched_gemm_into(
+                        lane.session(), av, bv, cw, 1.0, 0.0,
+                        {BatchPolicy{BatchStrategy::ProviderItems, {}}, {}, {}});
+                    if (!r) seen = r.error();
+                  });
+              REQUIRE(lanes.has_value());
+              REQUIRE(seen.has_value());
+              CHECK(seen->code == BatchedErrc::NoRoute);
+              CHECK(seen->route->kind == RouteErrorKind::IndependentRuntimeInFanOut);
+              CHECK(all_equal(c, sentinel));
+            }
+          })
+          .has_value());
+}
+
+TEST_CASE("batched_gemm: the allocating variant equals the _into result, with the route",
+          "[batched][facade]") {
+  auto backend = backend_for_test();
+  REQUIRE(
+      backend
+          .with_session([&](Session& s) {
+            auto a = random_tensor(6, 5, 13, 31), b = random_tensor(5, 4, 13, 32);
+            const auto av = a.view();
+            const auto bv = b.view();
+            auto out = tfbench::ops::batched_gemm(s, av, bv, -2.0);
+            REQUIRE(out.has_value());
+            CHECK(out->tensor.shape()[0] == 6);
+            CHECK(out->tensor.shape()[1] == 4);
+            CHECK(out->tensor.shape()[2] == 13);
+            CHECK(out->run.items == 13);
+            CHECK(out->tensor.allocation_kind() == tfbench::AllocationKind::Managed);
+            std::vector<double> none(6 * 4 * 13, 0.0);
+            CHECK(gemm_error(av, bv, out->tensor.view(), none, -2.0, 0.0) <= 1e-12);
+            // Validation failures allocate nothing and return the typed error.
+            auto bad = tfbench::ops::batched_gemm(s, av, av);
+            REQUIRE_FALSE(bad.has_value());
+            CHECK(bad.error().code == BatchedErrc::ShapeMismatch);
+            // Float and complex element types.
+            auto af = Tensor<float, Rank<3>, Host>::from_col_major({3, 3, 4}, std::vector<float>(36, 0.5f));
+            auto of = tfbench::ops::batched_gemm(s, af, af);
+            REQUIRE(of.has_value());
+            for (float x : of->tensor.as_slice()) CHECK(std::abs(x - 0.75f) < 1e-6f);
+            using Z = Kokkos::complex<double>;
+            auto az = Tensor<Z, Rank<3>, Host>::from_col_major({2, 2, 3}, std::vector<Z>(12, Z(0, 1)));
+            auto oz = tfbench::ops::batched_gemm(s, az, az, std::complex<double>(0, 1));
+            REQUIRE(oz.has_value());  // i * (2 * i * i) = -2i
+            for (Z x : oz->tensor.as_slice()) CHECK(std::abs(x.imag() + 2.0) < 1e-14);
+          })
+          .has_value());
+}
+
+namespace {
+
+/// Diagonally dominant items, rows cyclically shifted when `permuted` (pivoting then required).
+HostT solve_matrices(Index n, Index batch, bool permuted, std::uint64_t seed) {
+  auto v = random_values(std::size_t(n * n * batch), seed);
+  for (Index it = 0; it < batch; ++it)
+    for (Index i = 0; i < n; ++i) v[std::size_t(i + n * (i + n * it))] += 2.0 * n;
+  if (permuted) {
+    std::vector<double> w(v.size());
+    for (Index it = 0; it < batch; ++it)
+      for (Index j = 0; j < n; ++j)
+        for (Index i = 0; i < n; ++i)
+          w[std::size_t((i + 1) % n + n * (j + n * it))] = v[std::size_t(i + n * (j + n * it))];
+    v.swap(w);
+  }
+  return HostT::from_col_major({n, n, batch}, std::move(v));
+}
+
+template <class VA, class VX, class VB>
+double residual(const VA& a, const VX& x, const VB& b) {
+  const Index n = a.shape()[0], nrhs = b.shape()[1], batch = a.shape()[2];
+  double worst = 0;
+  for (Index it = 0; it < batch; ++it)
+    for (Index r = 0; r < nrhs; ++r)
+      for (Index i = 0; i < n; ++i) {
+        double s = 0;
+        for (Index p = 0; p < n; ++p) s += a(i, p, it) * x(p, r, it);
+        worst = std::max(worst, std::abs(s - b(i, r, it)));
+      }
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting contract; singular items",
+          "[batched][facade]") {
+  auto backend = backend_for_test();
+  REQUIRE(
+      backend
+          .with_session([&](Session& s) {
+            for (Index n : {2, 5, 8, 32, 35}) {
+              const Index batch = 11, nrhs = 3;
+              for (bool permuted : {false, true}) {
+                auto a = solve_matrices(n, batch, permuted, 40 + n);
+                auto b = random_tensor(n, nrhs, batch, 50 + n);
+                const auto av = a.view();
+                const auto bv = b.view();
+                for (BatchStrategy st : {BatchStrategy::Auto, BatchStrategy::Sequential,
+                                         BatchStrategy::OuterParallel, BatchStrategy::ProviderItems}) {
+                  for (auto piv : {tfbench::ops::Pivoting::Partial, tfbench::ops::Pivoting::None}) {
+                    if (permuted && piv == tfbench::ops::Pivoting::None) continue;
+                    auto x = filled(n, nrhs, batch, 0.0);
+                    auto xw = x.view_mut();
+                    const auto r =
+                        tfbench::ops::batched_solve_into(s, av, bv, xw, {BatchPolicy{st, {}}, {}, piv});
+                    INFO("n " << n << " " << tfbench::name(st) << " permuted " << permuted);
+                    if (st == BatchStrategy::OuterParallel && !s.context().can_fan_out()) {
+                      REQUIRE_FALSE(r.has_value());
+                      continue;
+                    }
+                    REQUIRE(r.has_value());
+                    if (st == BatchStrategy::ProviderItems) CHECK(r->provider == ItemProvider::Blas);
+                    CHECK(residual(av, x.view(), bv) <= 1e-10);
+                  }
+                }
+                // kokkosbatched forced: only with Pivoting::None.
+                auto x = filled(n, nrhs, batch, 12345.0);
+                auto xw = x.view_mut();
+                const auto refused =
+                    tfbench::ops::batched_solve_into(s, av, bv, xw, {{}, ItemProvider::KokkosBatched, {}});
+                REQUIRE_FALSE(refused.has_value());
+                CHECK(refused.error().code == BatchedErrc::Unsupported);
+                CHECK(all_equal(x, 12345.0));
+                if (!permuted) {
+                  const auto kb = tfbench::ops::batched_solve_into(
+                      s, av, bv, xw, {{}, ItemProvider::KokkosBatched, tfbench::ops::Pivoting::None});
+                  REQUIRE(kb.has_value());
+                  CHECK(kb->provider == ItemProvider::KokkosBatched);
+                  CHECK(residual(av, x.view(), bv) <= 1e-10);
+                }
+              }
+            }
+            // In place (X is B) and allocating.
+            auto a = solve_matrices(6, 4, true, 60);
+            auto b = random_tensor(6, 2, 4, 61);
+            const auto av = a.view();
+            const auto bv = b.view();
+            auto out = tfbench::ops::batched_solve(s, av, bv);
+            REQUIRE(out.has_value());
+            CHECK(residual(av, out->tensor.view(), bv) <= 1e-10);
+            auto inplace = random_tensor(6, 2, 4, 61);
+            auto iw = inplace.view_mut();
+            const auto ir = inplace.view();
+            REQUIRE(tfbench::ops::batched_solve_into(s, av, ir, iw).has_value());
+            CHECK(residual(av, inplace.view(), bv) <= 1e-10);
+            // Singular items: typed error naming the lowest one; the others are solved.
+            auto sing = solve_matrices(4, 6, false, 62);
+            for (Index it : {2, 4})
+              for (Index i = 0; i < 4; ++i) sing.at(i, 1, it) = 0.0;
+            const auto sv = sing.view();
+            auto rhs = random_tensor(4, 1, 6, 63);
+            const auto rv = rhs.view();
+            for (BatchStrategy st : {BatchStrategy::Sequential, BatchStrategy::ProviderItems}) {
+              auto xs = filled(4, 1, 6, 0.0);
+              auto xsw = xs.view_mut();
+              const auto r = tfbench::ops::batched_solve_into(s, sv, rv, xsw, {BatchPolicy{st, {}}, {}, {}});
+              REQUIRE_FALSE(r.has_value());
+              CHECK(r.error().code == BatchedErrc::Singular);
+              CHECK(r.error().singular_item == 2);
+              CHECK(r.error().singular_items == 2);
+              for (Index it : {0, 1, 3, 5}) {
+                double worst = 0;
+                for (Index i = 0; i < 4; ++i) {
+                  double acc = 0;
+                  for (Index p = 0; p < 4; ++p) acc += sing.at(i, p, it) * xs.at(p, 0, it);
+                  worst = std::max(worst, std::abs(acc - rhs.at(i, 0, it)));
+                }
+                CHECK(worst <= 1e-10);
+              }
+            }
+          })
+          .has_value());
+}
+
+TEST_CASE("gemm: KokkosBlas::gemm for col-major, padded, row-major and general strides; sequential in a lane",
+          "[batched][facade][gemm]") {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                using M2 = Tensor<double, Rank<2>, Host>;
+                const Index m = 37, k = 29, n = 23;
+                auto a_store = M2::from_col_major({2 * m, 2 * k}, random_values(std::size_t(4 * m * k), 71));
+                auto b_store = M2::from_col_major({n, k}, random_values(std::size_t(n * k), 72));
+                const std::array<Index, 2> ash{m, k}, ast{2, 4 * m};  // every other row and column: general
+                const auto a = a_store.strided_view(ash, ast);
+                const std::array<Index, 2> perm{1, 0};
+                const auto b = b_store.view().permute(perm);  // row-major [k, n]
+                auto c_store = M2::from_col_major({m + 3, n}, random_values(std::size_t((m + 3) * n), 73));
+                const std::array<Index, 2> csh{m, n}, cst{1, m + 3};  // padded leading dimension
+                auto c = c_store.strided_view_mut(csh, cst);
+                std::vector<double> c0(std::size_t(m * n));
+                for (Index j = 0; j < n; ++j)
+                  for (Index i = 0; i < m; ++i) c0[std::size_t(i + m * j)] = c(i, j);
+                const auto r = tfbench::ops::gemm_into(s, a, b, c, 1.5, -0.5);
+                REQUIRE(r.has_value());
+                CHECK(r->provider == ItemProvider::Blas);
+                double diff = 0, scale = 0;
+                for (Index j = 0; j < n; ++j)
+                  for (Index i = 0; i < m; ++i) {
+                    double acc = 0;
+                    for (Index p = 0; p < k; ++p) acc += a(i, p) * b(p, j);
+                    const double ref = 1.5 * acc - 0.5 * c0[std::size_t(i + m * j)];
+                    diff = std::max(diff, std::abs(c(i, j) - ref));
+                    scale = std::max(scale, std::abs(ref));
+                  }
+                CHECK(diff / scale <= 1e-12);
+                // Allocating, and inside a lane (OpenBLAS is rejected there: tfbench's sequential kernel).
+                auto sq = M2::from_col_major({8, 8}, random_values(64, 74));
+                auto out = tfbench::ops::gemm(s, sq, sq);
+                REQUIRE(out.has_value());
+                std::optional<tfbench::ops::BatchRun> lane_run;
+                std::vector<double> lane_values;
+                auto lanes = tfbench::with_outer_lanes(s, {&tfbench::ops::providers::specialized},
+                                                       [&](tfbench::OuterLane& lane) {
+                                                         if (lane.index() != 0) return;
+                                                         auto r2 = tfbench::ops::gemm(lane.session(), sq, sq);
+                                                         if (!r2) return;
+                                                         lane_run = r2->run;
+                                                         const auto vals = r2->tensor.as_slice();
+                                                         lane_values.assign(vals.begin(), vals.end());
+                                                       });
+                REQUIRE(lanes.has_value());
+                REQUIRE(lane_run.has_value());
+                CHECK(lane_run->provider == ItemProvider::Specialized);
+                REQUIRE(lane_values.size() == 64);
+                for (std::size_t i = 0; i < 64; ++i)
+                  CHECK(std::abs(lane_values[i] - out->tensor.as_slice()[i]) < 1e-13);
+                // Shape error leaves C untouched.
+                auto c2 = M2::from_col_major({8, 7}, std::vector<double>(56, 9.0));
+                auto c2w = c2.view_mut();
+                const auto sqv = sq.view();
+                const auto bad = tfbench::ops::gemm_into(s, sqv, sqv, c2w);
+                REQUIRE_FALSE(bad.has_value());
+                CHECK(bad.error().code == BatchedErrc::ShapeMismatch);
+                for (double x : c2.as_slice()) CHECK(x == 9.0);
+              })
+              .has_value());
+}
+
+TEST_CASE("batched operations on the device backend's memory", "[batched][facade][device]") {
+  auto backend = tfbench::DeviceBackend::make();
+  auto host_a = random_tensor(4, 4, 16, 81), host_b = random_tensor(4, 4, 16, 82);
+  auto a = tfbench::upload(host_a);
+  auto b = tfbench::upload(host_b);
+  auto result = backend.with_session([&](Session& s) {
+    auto out = tfbench::ops::batched_gemm(s, a, b);
+    REQUIRE(out.has_value());
+    return tfbench::download(out->tensor);
+  });
+  REQUIRE(result.has_value());
+  std::vector<double> none(4 * 4 * 16, 0.0);
+  CHECK(gemm_error(host_a.view(), host_b.view(), result->view(), none, 1.0, 0.0) <= 1e-12);
+}

@@ -1,0 +1,282 @@
+// Every batched GEMM and solve provider, under every execution mode, against plain references on
+// random non-zero data, for packed and strided item layouts, on the test's execution space.
+
+#include <catch2/catch.hpp>
+
+#include <Kokkos_Core.hpp>
+
+#include <cmath>
+#include <limits>
+#include <random>
+#include <tuple>
+#include <vector>
+
+#include "batched_test_support.hpp"
+#include "test_context.hpp"
+#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
+#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
+#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
+
+using tfbench::ops::ItemProvider;
+using tfbench::testing::TestBatch;
+using tfbench::testing::TestLayout;
+namespace batched = tfbench::impl::batched;
+
+namespace {
+
+const ItemProvider all_providers[] = {ItemProvider::Specialized, ItemProvider::Libxsmm,
+                                      ItemProvider::KokkosBatched, ItemProvider::Blas,
+                                      ItemProvider::VendorBatched};
+const TestLayout all_layouts[] = {TestLayout::Packed, TestLayout::Padded, TestLayout::Interleaved,
+                                  TestLayout::RowMajor, TestLayout::Reversed};
+
+/// The routes a test runs each applicable provider along.
+std::vector<batched::ItemsRoute> routes_for(ItemProvider p) {
+  using batched::RouteMode;
+  if (p == ItemProvider::Blas) return {{RouteMode::ProviderItems, 1, p}};
+  if (p == ItemProvider::VendorBatched) return {{RouteMode::WholeBatchVendor, 1, p}};
+  return {{RouteMode::Sequential, 1, p}, {RouteMode::OuterParallel, 3, p}, {RouteMode::ProviderItems, 1, p}};
+}
+
+template <class T>
+void check_gemm_all_routes(int m, int n, int k, std::int64_t count, TestLayout layout, T alpha, T beta) {
+  tfbench::testing::with_space([&](auto space) {
+    using Space = decltype(space);
+    using Mem = typename Space::memory_space;
+    std::mt19937_64 rng(1000 + m * 31 + n * 7 + k);
+    TestBatch<T, Mem> a(m, k, count, layout, "a"), b(k, n, count, layout, "b"), c0(m, n, count, layout, "c0");
+    a.fill_random(rng);
+    b.fill_random(rng);
+    c0.fill_random(rng);
+    // Reference in double (complex<double>) precision from the same inputs.
+    std::vector<std::complex<double>> ref(std::size_t(m) * n * count);
+    auto cd = [](const auto& v) {
+      if constexpr (std::is_same<std::decay_t<decltype(v)>,
+                                 Kokkos::complex<tfbench::testing::real_t<T>>>::value) {
+        return std::complex<double>(v.real(), v.imag());
+      } else {
+        return std::complex<double>(static_cast<double>(v), 0.0);
+      }
+    };
+    for (std::int64_t it = 0; it < count; ++it)
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < m; ++i) {
+          std::complex<double> s = 0;
+          for (int p = 0; p < k; ++p) s += cd(a.at(i, p, it)) * cd(b.at(p, j, it));
+          ref[i + std::size_t(j) * m + std::size_t(it) * m * n] =
+              cd(alpha) * s + cd(beta) * cd(c0.at(i, j, it));
+        }
+    int ran = 0;
+    for (ItemProvider provider : all_providers) {
+      for (const auto& route : routes_for(provider)) {
+        TestBatch<T, Mem> c(m, n, count, layout, "c");
+        if (beta == T(0)) {
+          c.fill(T(std::numeric_limits<tfbench::testing::real_t<T>>::quiet_NaN()));  // beta 0 never reads C
+        } else {
+          Kokkos::deep_copy(c.storage, c0.storage);
+          c.download();
+        }
+        batched::GemmBatch<T> g{a.batch, b.batch, c.batch, alpha, beta};
+        if (!batched::gemm_provider_applies<Space>(provider, g)) continue;
+        batched::execute_gemm(space, route, g);
+        Kokkos::fence();
+        c.download();
+        double diff = 0, scale = 0;
+        for (std::int64_t it = 0; it < count; ++it)
+          for (int j = 0; j < n; ++j)
+            for (int i = 0; i < m; ++i) {
+              const auto r = ref[i + std::size_t(j) * m + std::size_t(it) * m * n];
+              diff = std::max(diff, std::abs(cd(c.at(i, j, it)) - r));
+              if (!(std::abs(cd(c.at(i, j, it))) < 1e300)) diff = INFINITY;
+              scale = std::max(scale, std::abs(r));
+            }
+        INFO("provider " << tfbench::ops::name(provider) << " mode " << int(route.mode) << " layout "
+                         << tfbench::testing::layout_name(layout) << " m n k " << m << " " << n << " " << k);
+        CHECK(diff / scale <= tfbench::testing::tolerance<T>());
+        ++ran;
+      }
+    }
+    CHECK(ran >= 3);  // at least the specialized routes ran
+  });
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("batched gemm: every provider and route matches the triple-loop reference",
+                   "[batched][gemm]", double, float, Kokkos::complex<double>) {
+  using T = TestType;
+  const std::vector<std::tuple<int, int, int>> shapes = {
+      {1, 1, 1},    {2, 2, 2}, {3, 3, 3},    {4, 4, 4},    {5, 5, 5},    {6, 6, 6},
+      {7, 7, 7},    {8, 8, 8}, {12, 12, 12}, {16, 16, 16}, {24, 24, 24}, {32, 32, 32},
+      {33, 33, 33}, {3, 5, 7}, {8, 2, 16},   {17, 9, 4}};
+  const std::vector<std::pair<T, T>> scalars = {{T(1), T(0)}, {T(1), T(1)}, {T(-0.75), T(0.5)}};
+  for (TestLayout layout : all_layouts)
+    for (const auto& [m, n, k] : shapes)
+      for (const auto& [alpha, beta] : scalars) check_gemm_all_routes<T>(m, n, k, 7, layout, alpha, beta);
+}
+
+TEST_CASE("batched gemm: empty and single-item batches, more lanes than items", "[batched][gemm]") {
+  check_gemm_all_routes<double>(4, 4, 4, 1, TestLayout::Packed, 1.0, 0.0);
+  check_gemm_all_routes<double>(4, 4, 4, 2, TestLayout::Padded, 2.0, 1.0);
+  tfbench::testing::with_space([&](auto space) {
+    using Mem = typename decltype(space)::memory_space;
+    TestBatch<double, Mem> a(4, 4, 0, TestLayout::Packed, "a"), c(4, 4, 0, TestLayout::Packed, "c");
+    batched::GemmBatch<double> g{a.batch, a.batch, c.batch, 1.0, 0.0};
+    batched::execute_gemm(space, {batched::RouteMode::OuterParallel, 4, ItemProvider::Specialized}, g);
+  });
+}
+
+TEST_CASE("batched gemm: provider applicability follows dtype, scalars, layout and space",
+          "[batched][gemm]") {
+  tfbench::testing::with_space([&](auto space) {
+    using Space = decltype(space);
+    using Mem = typename Space::memory_space;
+    constexpr bool host = batched::is_host_space<Space>();
+    TestBatch<double, Mem> a(8, 8, 3, TestLayout::Packed, "a"), c(8, 8, 3, TestLayout::Packed, "c");
+    TestBatch<double, Mem> rev(8, 8, 3, TestLayout::Reversed, "rev"), rm(8, 8, 3, TestLayout::RowMajor, "rm");
+    const batched::GemmBatch<double> packed{a.batch, a.batch, c.batch, 1.0, 0.0};
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Specialized, packed));
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::KokkosBatched, packed));
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Blas, packed) == host);
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Libxsmm, packed) ==
+          (host && batched::libxsmm_compiled()));
+    // libxsmm 1.17 kernels have alpha 1 and beta 0 or 1 baked in; row-major items are not its layout.
+    CHECK_FALSE(batched::gemm_provider_applies<Space>(
+        ItemProvider::Libxsmm, batched::GemmBatch<double>{a.batch, a.batch, c.batch, 2.0, 0.0}));
+    CHECK_FALSE(batched::gemm_provider_applies<Space>(
+        ItemProvider::Libxsmm, batched::GemmBatch<double>{rm.batch, a.batch, c.batch, 1.0, 0.0}));
+    // Negative strides: KokkosBatched (unsigned LayoutStride) and BLAS cannot take them.
+    const batched::GemmBatch<double> reversed{rev.batch, a.batch, c.batch, 1.0, 0.0};
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Specialized, reversed));
+    CHECK_FALSE(batched::gemm_provider_applies<Space>(ItemProvider::KokkosBatched, reversed));
+    // No whole-batch vendor gemm on a host space (OpenBLAS 0.3.21 has no cblas_dgemm_batch).
+    if (host) CHECK_FALSE(batched::gemm_provider_applies<Space>(ItemProvider::VendorBatched, packed));
+  });
+}
+
+namespace {
+
+/// A well-conditioned test matrix: diagonally dominant, then (when `permuted`) its rows shuffled so
+/// that elimination without row exchanges meets zero-free but tiny-to-zero leading pivots.
+template <class T>
+void make_matrix(std::mt19937_64& rng, int n, bool permuted, std::vector<T>& out) {
+  out.assign(std::size_t(n) * n, T(0));
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) out[i + std::size_t(j) * n] = tfbench::testing::random_value<T>(rng);
+  for (int i = 0; i < n; ++i) out[i + std::size_t(i) * n] += T(2.0 * n);
+  if (!permuted || n < 2) return;
+  std::vector<int> perm(n);
+  for (int i = 0; i < n; ++i) perm[i] = (i + 1) % n;  // a cyclic shift: no fixed point, pivoting needed
+  std::vector<T> shuffled(out.size());
+  for (int j = 0; j < n; ++j)
+    for (int i = 0; i < n; ++i) shuffled[perm[i] + std::size_t(j) * n] = out[i + std::size_t(j) * n];
+  out.swap(shuffled);
+}
+
+template <class T>
+void check_solve_all_routes(int n, int nrhs, std::int64_t count, TestLayout layout, bool permuted,
+                            bool in_place) {
+  tfbench::testing::with_space([&](auto space) {
+    using Space = decltype(space);
+    using Mem = typename Space::memory_space;
+    std::mt19937_64 rng(77 + n * 13 + nrhs);
+    TestBatch<T, Mem> a(n, n, count, layout, "a"), xtrue(n, nrhs, count, TestLayout::Packed, "xtrue");
+    TestBatch<T, Mem> b(n, nrhs, count, layout, "b");
+    xtrue.fill_random(rng);
+    std::vector<T> m;
+    for (std::int64_t it = 0; it < count; ++it) {
+      make_matrix(rng, n, permuted, m);
+      for (int j = 0; j < n; ++j)
+        for (int i = 0; i < n; ++i) a.at(i, j, it) = m[i + std::size_t(j) * n];
+      for (int r = 0; r < nrhs; ++r)
+        for (int i = 0; i < n; ++i) {
+          T s = T(0);
+          for (int p = 0; p < n; ++p) s += m[i + std::size_t(p) * n] * xtrue.at(p, r, it);
+          b.at(i, r, it) = s;
+        }
+    }
+    a.upload();
+    b.upload();
+    int ran = 0;
+    for (ItemProvider provider :
+         {ItemProvider::Specialized, ItemProvider::KokkosBatched, ItemProvider::Blas}) {
+      if (provider == ItemProvider::KokkosBatched && permuted) continue;  // no pivoting: not its contract
+      for (const auto& route : routes_for(provider)) {
+        TestBatch<T, Mem> x(n, nrhs, count, layout, "x");
+        batched::SolveBatch<T> s{a.batch, b.batch, x.batch};
+        if (in_place) {
+          Kokkos::deep_copy(x.storage, b.storage);
+          s = batched::SolveBatch<T>{a.batch, x.batch, x.batch};
+        }
+        if (!batched::solve_provider_applies<Space>(provider, s)) continue;
+        const batched::SingularItems singular = batched::execute_solve(space, route, s);
+        Kokkos::fence();
+        x.download();
+        INFO("provider " << tfbench::ops::name(provider) << " mode " << int(route.mode) << " layout "
+                         << tfbench::testing::layout_name(layout) << " n " << n << " nrhs " << nrhs
+                         << " permuted " << permuted << " in place " << in_place);
+        CHECK(singular.count == 0);
+        CHECK(tfbench::testing::relative_error(x, [&](int r, int c, std::int64_t it) {
+                return xtrue.at(r, c, it);
+              }) <= tfbench::testing::tolerance<T>() * 10);
+        ++ran;
+      }
+    }
+    CHECK(ran >= 2);
+  });
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("batched solve: every provider and route solves to the known solution", "[batched][solve]",
+                   double, float, Kokkos::complex<double>) {
+  using T = TestType;
+  for (TestLayout layout : all_layouts)
+    for (int n : {1, 2, 3, 4, 5, 6, 7, 8, 12, 16, 24, 32, 40})
+      for (int nrhs : {1, 3})
+        for (bool permuted : {false, true}) check_solve_all_routes<T>(n, nrhs, 5, layout, permuted, false);
+  for (int n : {2, 5, 8, 33}) check_solve_all_routes<T>(n, 2, 4, TestLayout::Packed, true, true);
+}
+
+TEST_CASE("batched solve: singular items are reported by index, the others are solved", "[batched][solve]") {
+  tfbench::testing::with_space([&](auto space) {
+    using Space = decltype(space);
+    using Mem = typename Space::memory_space;
+    for (int n : {3, 8, 7, 40}) {
+      const std::int64_t count = 9;
+      std::mt19937_64 rng(5);
+      TestBatch<double, Mem> a(n, n, count, TestLayout::Packed, "a"), b(n, 1, count, TestLayout::Packed, "b");
+      std::vector<double> m;
+      for (std::int64_t it = 0; it < count; ++it) {
+        make_matrix(rng, n, false, m);
+        for (int j = 0; j < n; ++j)
+          for (int i = 0; i < n; ++i) a.at(i, j, it) = m[i + std::size_t(j) * n];
+        for (int i = 0; i < n; ++i) b.at(i, 0, it) = 1.0;
+      }
+      for (std::int64_t bad : {3, 6})
+        for (int i = 0; i < n; ++i) a.at(i, 1, bad) = 0.0;  // a zero column: exactly singular
+      a.upload();
+      b.upload();
+      for (ItemProvider provider :
+           {ItemProvider::Specialized, ItemProvider::KokkosBatched, ItemProvider::Blas}) {
+        for (const auto& route : routes_for(provider)) {
+          TestBatch<double, Mem> x(n, 1, count, TestLayout::Packed, "x");
+          const batched::SolveBatch<double> s{a.batch, b.batch, x.batch};
+          if (!batched::solve_provider_applies<Space>(provider, s)) continue;
+          const batched::SingularItems singular = batched::execute_solve(space, route, s);
+          INFO("provider " << tfbench::ops::name(provider) << " mode " << int(route.mode) << " n " << n);
+          CHECK(singular.first == 3);
+          CHECK(singular.count == 2);
+          x.download();
+          for (std::int64_t it : {0, 1, 2, 4, 5, 7, 8}) {  // every other item is solved: A x = 1
+            for (int i = 0; i < n; ++i) {
+              double s_i = 0;
+              for (int p = 0; p < n; ++p) s_i += a.at(i, p, it) * x.at(p, 0, it);
+              CHECK(std::abs(s_i - 1.0) < 1e-10);
+            }
+          }
+        }
+      }
+    }
+  });
+}

@@ -1,0 +1,131 @@
+// Einsum and tensordot facades: results against the naive reference for binary and N-ary specs,
+// every borrow/pack combination, strided destinations, and the observable routes.
+
+#include "ops_test_support.hpp"
+
+namespace {
+
+using namespace tfbench;
+using namespace tfbench::testing;
+using C128 = Kokkos::complex<double>;
+
+template <class T, class Result>
+double error_vs_naive(const std::string& spec, const std::vector<const HostOperand<T>*>& ops,
+                      const Result& r) {
+  std::vector<StridedHost<T>> hosts;
+  for (const auto* op : ops) {
+    StridedHost<T> h;
+    h.shape = op->shape;
+    h.strides = op->strides;
+    h.origin = op->origin;
+    h.storage.assign(op->owner.data(), op->owner.data() + op->owner.numel());
+    hosts.push_back(std::move(h));
+  }
+  std::vector<const StridedHost<T>*> ptrs;
+  for (auto& h : hosts) ptrs.push_back(&h);
+  std::vector<index_t> shape;
+  const auto want = naive_einsum<T>(spec, ptrs, &shape);
+  REQUIRE(shape_vec(r.shape()) == shape);
+  std::vector<T> got(r.data(), r.data() + r.numel());
+  return max_relative_error(got, want);
+}
+
+}  // namespace
+
+TEMPLATE_TEST_CASE("binary einsum: every combination of needed and unneeded permutations", "[ops][einsum]",
+                   double, float, C128) {
+  using T = TestType;
+  std::mt19937_64 rng(17);
+  auto backend = ops_backend();
+  // "abk,kc->abc" with a two-label row group: A as stored [a,b,k], [k,a,b] (transposed), [b,a,k]
+  // (needs a permutation); B as [k,c], [c,k], padded [k,c].
+  struct Form {
+    std::vector<int> order;
+    index_t pad;
+    bool packed;
+  };
+  const Form a_forms[] = {{{0, 1, 2}, 0, false}, {{2, 0, 1}, 0, false}, {{1, 0, 2}, 0, true}};
+  const Form b_forms[] = {{{0, 1}, 0, false}, {{1, 0}, 0, false}, {{0, 1}, 2, true}};
+  for (const auto& fa : a_forms) {
+    for (const auto& fb : b_forms) {
+      auto a = random_operand<T>(rng, {9, 8, 30}, fa.order, fa.pad);
+      auto b = random_operand<T>(rng, {30, 17}, fb.order, fb.pad);
+      in_session(backend, [&](Session& s) {
+        ops::reset_contraction_stats();
+        auto c = ops::einsum(s, "abk,kc->abc", a.view(), b.view());
+        const auto st = ops::contraction_stats();
+        CHECK(error_vs_naive<T>("abk,kc->abc", {&a, &b}, c) < Tolerance<T>::value);
+        CHECK(st.gemm == 1);
+        CHECK(st.packed_operands == static_cast<std::uint64_t>(int(fa.packed) + int(fb.packed)));
+        CHECK(st.output_via_scratch == 0);
+      });
+    }
+  }
+}
+
+TEMPLATE_TEST_CASE("einsum_into a strided destination and tensordot", "[ops][einsum]", double, C128) {
+  using T = TestType;
+  std::mt19937_64 rng(19);
+  auto backend = ops_backend();
+  auto a = random_operand<T>(rng, {20, 30});
+  auto b = random_operand<T>(rng, {30, 25});
+  in_session(backend, [&](Session& s) {
+    for (const auto& form : std::vector<std::vector<int>>{{0, 1}, {1, 0}}) {
+      auto dest = random_operand<T>(rng, {20, 25}, form, 3);
+      auto dv = dest.view_mut();
+      ops::einsum_into(s, dv, "ik,kj->ij", a.view(), b.view());
+      std::vector<T> got, want;
+      for_each_index({20, 25}, [&](const std::vector<index_t>& i) {
+        T w(0);
+        for (index_t k = 0; k < 30; ++k) w += a.at({i[0], k}) * b.at({k, i[1]});
+        want.push_back(w);
+        got.push_back(dest.at(i));
+      });
+      CHECK(max_relative_error(got, want) < Tolerance<T>::value);
+    }
+    auto t3 = random_operand<T>(rng, {4, 5, 6});
+    auto t2 = random_operand<T>(rng, {6, 5, 7});
+    auto td = ops::tensordot(s, t3.view(), t2.view(), {1, 2}, {1, 0});
+    CHECK(error_vs_naive<T>("abc,cbd->ad", {&t3, &t2}, td) < Tolerance<T>::value);
+    auto td2 = ops::tensordot(s, a.view(), b.view(), 1);
+    CHECK(error_vs_naive<T>("ik,kj->ij", {&a, &b}, td2) < Tolerance<T>::value);
+  });
+}
+
+TEST_CASE("all-batch contraction runs as an elementwise product", "[ops][einsum]") {
+  std::mt19937_64 rng(23);
+  auto backend = ops_backend();
+  auto a = random_operand<double>(rng, {50, 40, 3});
+  auto b = random_operand<double>(rng, {40, 3, 50}, {1, 2, 0});
+  in_session(backend, [&](Session& s) {
+    ops::reset_contraction_stats();
+    auto c = ops::einsum(s, "ijb,jbi->ijb", a.view(), b.view());
+    const auto st = ops::contraction_stats();
+    CHECK(st.all_batch == 1);
+    CHECK(st.elementwise_product == 1);
+    CHECK(st.gemm + st.gemm_loop + st.direct == 0);
+    CHECK(st.packed_operands == 0);
+    CHECK(error_vs_naive<double>("ijb,jbi->ijb", {&a, &b}, c) < 1e-12);
+  });
+}
+
+TEMPLATE_TEST_CASE("N-ary einsum through the facade equals the naive evaluation", "[ops][einsum]", double,
+                   float) {
+  using T = TestType;
+  std::mt19937_64 rng(29);
+  auto backend = ops_backend();
+  auto a = random_operand<T>(rng, {10, 12});
+  auto b = random_operand<T>(rng, {12, 14, 3}, {2, 0, 1});
+  auto c = random_operand<T>(rng, {14, 9});
+  auto d = random_operand<T>(rng, {9, 3});
+  in_session(backend, [&](Session& s) {
+    auto r = ops::einsum(s, "ij,jkb,kl,lb->ib", a.view(), b.view(), c.view(), d.view());
+    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, r) < 10 * Tolerance<T>::value);
+    // The same through the erased, runtime-count entry.
+    const auto av = a.view(), bv = b.view(), cv = c.view(), dv = d.view();
+    const TensorRead reads[] = {av, bv, cv, dv};
+    auto dynamic = ops::einsum_n<T>(s, "ij,jkb,kl,lb->ib", Span<const TensorRead>(reads, 4));
+    auto host = std::move(dynamic).into_host().value();
+    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, host) < 10 * Tolerance<T>::value);
+  });
+}

@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# Tests of scripts/perf-regression.sh with an existing tfbench on both sides (no revision builds):
+#   gate_test.sh aa WORK_DIR         A/A: the gate passes (exit 0) and reports its noise floor
+#   gate_test.sh injected WORK_DIR   a delay injected into one case on the head side only: the
+#                                    gate fails (exit 1) and compare.json names exactly that case
+# TFBENCH=path/to/tfbench. The threshold is 40%: A/A runs on this shared 2-core machine under load
+# moved cache-resident cases by up to 19%; the
+# injected delay makes the case several times slower.
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+repo=$(cd "$here/../.." && pwd)
+mode=${1:?aa|injected} work=${2:?WORK_DIR}
+tfbench=${TFBENCH:-$repo/build/default/harness/tfbench}
+[ -x "$tfbench" ] || { echo "gate_test: tfbench not built: $tfbench" >&2; exit 1; }
+fail() { echo "gate_test: FAILED: $*" >&2; exit 1; }
+rm -rf "$work"
+mkdir -p "$work"
+slow_case='bandwidth_control/elements=4096/kokkos'
+common=(--config "$here/gate.yaml" --rounds 5 --threshold 40 --work-dir "$work/cache")
+t0=$SECONDS
+rc=0
+case "$mode" in
+  aa)
+    "$repo/scripts/perf-regression.sh" --aa --tfbench-head "$tfbench" "${common[@]}" \
+      --out "$work/out" || rc=$?
+    [ $rc = 0 ] || fail "A/A gate exited $rc, expected 0"
+    grep -q '^PASS: A/A' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
+    /usr/bin/python3 - "$work/out/noise.json" <<'PY' || fail "noise floor report"
+import json, sys
+nf = json.load(open(sys.argv[1]))
+assert nf["cases"] >= 4, nf
+assert nf["verdicts"]["REGRESSION"] == 0, nf
+print(f"gate_test: A/A noise floor: max {nf['max_pct']:.1f}%, p90 {nf['p90_pct']:.1f}%, "
+      f"supported threshold {nf['supported_threshold_pct']:g}%")
+PY
+    ;;
+  injected)
+    "$repo/scripts/perf-regression.sh" HEAD HEAD --tfbench-base "$tfbench" --tfbench-head "$tfbench" \
+      "${common[@]}" --inject-head "delay:$slow_case:300" --out "$work/out" || rc=$?
+    [ $rc = 1 ] || fail "gate with an injected delay exited $rc, expected 1"
+    grep -q '^REGRESSION:' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
+    /usr/bin/python3 - "$work/out/compare.json" "$slow_case" <<'PY' || fail "compare.json"
+import json, sys
+doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
+regressed = sorted(r["case_id"] for r in doc["rows"] if r["verdict"] == "REGRESSION")
+assert regressed == [slow], f"REGRESSION verdicts {regressed}, expected only {slow}"
+row = next(r for r in doc["rows"] if r["case_id"] == slow)
+print(f"gate_test: {slow}: new/base {row['ratio']:.2f}x, p {row['p']:.2g} -> REGRESSION")
+PY
+    ;;
+  *) fail "unknown mode $mode" ;;
+esac
+echo "gate_test: $mode passed in $((SECONDS - t0)) s"

@@ -1,0 +1,92 @@
+// Every variant of every family instantiates on this space and passes check() on small cases;
+// a variant that cannot run here says why.
+
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <set>
+
+#include "small_cases.hpp"
+#include "test_context.hpp"
+#include "tfbench/workloads/registry.hpp"
+
+using namespace tfbench::workloads;
+
+TEST_CASE("every family has small test cases", "[workloads]") {
+  const auto cases = test::small_cases();
+  for (const Family* family : families()) {
+    INFO(family->name());
+    CHECK(cases.count(std::string(family->name())) == 1);
+  }
+}
+
+TEST_CASE("every available variant passes its check on small cases", "[workloads]") {
+  const RunContext ctx = test::context_of_test();
+  for (const auto& [family_name, cases] : test::small_cases()) {
+    const Family* family = find_family(family_name);
+    REQUIRE(family != nullptr);
+    for (const Params& params : cases) {
+      for (const VariantInfo& v : family->variants(params, ctx)) {
+        INFO(family_name << " " << params.canonical() << " " << v.name);
+        if (v.unavailable) {
+          CHECK_FALSE(v.unavailable->empty());
+          WARN(family_name << "/" << v.name << " unavailable: " << *v.unavailable);
+          continue;
+        }
+        auto instance = family->instantiate(params, v.name, ctx);
+        REQUIRE(instance);
+        const CheckResult check = instance->check();
+        INFO(check.message);
+        CHECK(check.passed);
+        CHECK(check.max_rel_error <= check.tolerance);
+        CHECK(check.tolerance >= 0.0);
+        instance->run();  // a timed iteration works after the check
+        const Work w = instance->work();
+        CHECK(w.flops >= 0.0);
+        CHECK(w.bytes >= 0.0);
+        const ResourceCounts r = instance->resources();
+        CHECK(r.allocations >= 0.0);
+        CHECK(r.pool_hits >= 0.0);
+        for (const auto& [key, value] : instance->metrics()) {
+          INFO(key);
+          CHECK(std::isfinite(value));
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("variant names are unique within a case and carry a kind", "[workloads]") {
+  const RunContext ctx = test::context_of_test();
+  for (const auto& [family_name, cases] : test::small_cases()) {
+    const Family* family = find_family(family_name);
+    REQUIRE(family != nullptr);
+    for (const Params& params : cases) {
+      std::set<std::string> names;
+      for (const VariantInfo& v : family->variants(params, ctx)) {
+        INFO(family_name << " " << v.name);
+        CHECK(names.insert(v.name).second);
+        CHECK_FALSE(v.provider.empty());
+        if (v.kind == VariantKind::Peer) CHECK(v.name.rfind("peer:", 0) == 0);
+        if (v.kind == VariantKind::Engine) CHECK(v.name.rfind("engine:", 0) == 0);
+      }
+    }
+  }
+}
+
+TEST_CASE("unknown variants and bad parameters are typed errors", "[workloads]") {
+  const RunContext ctx = test::context_of_test();
+  for (const Family* family : families()) {
+    const Params params = test::small_cases().at(std::string(family->name())).front();
+    INFO(family->name());
+    CHECK_THROWS_AS(family->instantiate(params, "peer:does-not-exist", ctx), WorkloadError);
+  }
+  const Family* packed = find_family("packed_small");
+  REQUIRE(packed);
+  Params bad = test::small_cases().at("packed_small").front();
+  bad.set("n", std::int64_t{33});
+  CHECK_THROWS_WITH(packed->instantiate(bad, "peer:openblas", ctx), Catch::Contains("'n'"));
+  Params unknown = test::small_cases().at("packed_small").front();
+  unknown.set("colour", std::string("blue"));
+  CHECK_THROWS_WITH(packed->variants(unknown, ctx), Catch::Contains("unknown parameter 'colour'"));
+}

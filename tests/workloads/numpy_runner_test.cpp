@@ -1,0 +1,52 @@
+// The NumPy runner: protocol round trips, thread setting verified, and unavailability with reasons.
+
+#include <catch2/catch.hpp>
+
+#include "peers/numpy_runner.hpp"
+#include "small_cases.hpp"
+#include "test_context.hpp"
+#include "tfbench/workloads/registry.hpp"
+
+using namespace tfbench::workloads;
+
+TEST_CASE("a missing interpreter or script makes the NumPy peer unavailable with a reason", "[workloads]") {
+  NumpyRunner no_python("/nonexistent/python3", TFBENCH_SOURCE_DIR "/scripts/numpy_peer.py");
+  const auto why = no_python.unavailable();
+  REQUIRE(why);
+  CHECK_THAT(*why, Catch::Contains("/nonexistent/python3"));
+
+  NumpyRunner no_script("/usr/bin/python3", "/nonexistent/numpy_peer.py");
+  const auto why2 = no_script.unavailable();
+  REQUIRE(why2);
+  CHECK_THAT(*why2, Catch::Contains("/nonexistent/numpy_peer.py"));
+}
+
+TEST_CASE("the NumPy runner answers, sets and verifies its BLAS threads", "[workloads]") {
+  auto& runner = NumpyRunner::get();
+  if (const auto why = runner.unavailable()) {
+    WARN("NumPy unavailable: " << *why);
+    return;
+  }
+  const NumpyInfo info = runner.info();
+  CHECK_FALSE(info.numpy_version.empty());
+  CHECK(runner.set_threads(1) == 1);
+  CHECK_THROWS_WITH(runner.request("bogus"), Catch::Contains("unknown command"));
+  // The runner stays usable after an error reply.
+  CHECK(runner.set_threads(1) == 1);
+}
+
+TEST_CASE("a peer without an instantiation for its size says why", "[workloads]") {
+  using P = std::map<std::string, ParamValue>;
+  const Family* packed = find_family("packed_small");
+  REQUIRE(packed);
+  const Params p(P{{"n", std::int64_t{31}}, {"batch", std::int64_t{4}}});
+  bool seen = false;
+  for (const auto& v : packed->variants(p, test::context_of_test())) {
+    if (v.name != "peer:eigen") continue;
+    seen = true;
+    REQUIRE(v.unavailable);
+    CHECK_THAT(*v.unavailable, Catch::Contains("n = 31"));
+  }
+  CHECK(seen);
+  CHECK_THROWS_AS(packed->instantiate(p, "peer:eigen", test::context_of_test()), WorkloadError);
+}

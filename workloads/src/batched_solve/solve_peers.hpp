@@ -1,0 +1,19 @@
+#pragma once
+// The peers of batched_solve: a LAPACK gesv (getrf + getrs) loop (LAPACKE, one BLAS thread per item inside
+// an OpenMP fan-out), raw KokkosBatched SerialLU + SerialSolveLU in a parallel_for, and NumPy's
+// np.linalg.solve on the stack. Every variant keeps A and B intact (factors go to scratch).
+
+#include "batched_solve/solve_batch.hpp"
+
+#include <memory>
+
+namespace tfbench::workloads::batched_solve {
+
+template <class T>
+std::unique_ptr<Instance> make_lapack_loop(const SolveShape& s, const RunContext& ctx);
+template <class T>
+std::unique_ptr<Instance> make_kokkos_batched_solve(const SolveShape& s, const RunContext& ctx);
+template <class T>
+std::unique_ptr<Instance> make_numpy_solve(const SolveShape& s, const RunContext& ctx);
+
+}  // namespace tfbench::workloads::batched_solve

@@ -1,0 +1,20 @@
+#include "common/blas_threads.hpp"
+
+#include <cblas.h>
+
+namespace tfbench::workloads {
+
+int blas_threads() {
+  return openblas_get_num_threads();
+}
+
+ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(openblas_get_num_threads()) {
+  if (previous_ != threads) openblas_set_num_threads(threads);
+  verified_ = openblas_get_num_threads();
+}
+
+ScopedBlasThreads::~ScopedBlasThreads() {
+  if (openblas_get_num_threads() != previous_) openblas_set_num_threads(previous_);
+}
+
+}  // namespace tfbench::workloads

@@ -1,0 +1,217 @@
+#include "compute_control/compute_control.hpp"
+
+#include "common/blas_threads.hpp"
+#include "common/buffer.hpp"
+#include "compute_control/large_gemm.hpp"
+#include "peers/numpy_runner.hpp"
+
+#include <cblas.h>
+#include <KokkosBlas3_gemm.hpp>
+#include <Kokkos_Core.hpp>
+
+#include "common/engine_backend.hpp"
+
+#include <algorithm>
+#include <chrono>
+
+namespace tfbench::workloads {
+namespace {
+
+using namespace compute_control;
+
+inline void blas_gemm(const GemmShape& s, const double* a, const double* b, double* c) {
+  cblas_dgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m), static_cast<int>(s.n),
+              static_cast<int>(s.k), 1.0, a, static_cast<int>(s.m), b, static_cast<int>(s.k), 0.0, c,
+              static_cast<int>(s.m));
+}
+inline void blas_gemm(const GemmShape& s, const float* a, const float* b, float* c) {
+  cblas_sgemm(CblasColMajor, CblasNoTrans, CblasNoTrans, static_cast<int>(s.m), static_cast<int>(s.n),
+              static_cast<int>(s.k), 1.0f, a, static_cast<int>(s.m), b, static_cast<int>(s.k), 0.0f, c,
+              static_cast<int>(s.m));
+}
+
+/// peer:openblas: cblas_?gemm with the BLAS library at the worker's thread budget.
+template <class T>
+class OpenBlasGemm final : public Instance {
+ public:
+  OpenBlasGemm(const GemmShape& s, const RunContext& ctx)
+      : shape_(s),
+        seeds_(gemm_seeds(ctx.seed)),
+        threads_(ctx.threads),
+        a_(static_cast<std::size_t>(s.m * s.k), ctx.threads),
+        b_(static_cast<std::size_t>(s.k * s.n), ctx.threads),
+        c_(static_cast<std::size_t>(s.m * s.n), ctx.threads) {
+    fill_matrix(a_.data(), s.m, s.k, seeds_.a, threads_);
+    fill_matrix(b_.data(), s.k, s.n, seeds_.b, threads_);
+  }
+  CheckResult check() override {
+    run();
+    return check_gemm<T>(shape_, seeds_,
+                         [this](std::int64_t r, std::int64_t c) { return c_[c * shape_.m + r]; });
+  }
+  void run() override {
+    ScopedBlasThreads blas(threads_);
+    blas_gemm(shape_, a_.data(), b_.data(), c_.data());
+  }
+  Work work() const override { return gemm_work(shape_); }
+  std::map<std::string, double> metrics() override {
+    ScopedBlasThreads blas(threads_);
+    return {{"blas_threads", static_cast<double>(blas.verified())}};
+  }
+
+ private:
+  GemmShape shape_;
+  GemmSeeds seeds_;
+  int threads_;
+  AlignedBuffer<T> a_, b_, c_;
+};
+
+/// control:kokkosblas: KokkosBlas::gemm on Views of the worker's space (the BLAS TPL on host
+/// builds, Kokkos Kernels' own kernel elsewhere): the engine's route without the engine.
+template <class T, class ExecSpace>
+class KokkosBlasGemm final : public Instance {
+  using View = Kokkos::View<T**, Kokkos::LayoutLeft, typename ExecSpace::memory_space>;
+
+ public:
+  KokkosBlasGemm(const GemmShape& s, const RunContext& ctx)
+      : shape_(s),
+        seeds_(gemm_seeds(ctx.seed)),
+        threads_(ctx.threads),
+        a_(Kokkos::view_alloc(std::string("tfbench::workloads::compute_control::a"),
+                              Kokkos::WithoutInitializing),
+           s.m, s.k),
+        b_(Kokkos::view_alloc(std::string("tfbench::workloads::compute_control::b"),
+                              Kokkos::WithoutInitializing),
+           s.k, s.n),
+        c_("tfbench::workloads::compute_control::c", s.m, s.n) {
+    auto ha = Kokkos::create_mirror_view(a_);
+    auto hb = Kokkos::create_mirror_view(b_);
+    fill_matrix(ha.data(), s.m, s.k, seeds_.a, threads_);
+    fill_matrix(hb.data(), s.k, s.n, seeds_.b, threads_);
+    Kokkos::deep_copy(a_, ha);
+    Kokkos::deep_copy(b_, hb);
+  }
+  CheckResult check() override {
+    run();
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_);
+    return check_gemm<T>(shape_, seeds_, [&](std::int64_t r, std::int64_t c) { return hc(r, c); });
+  }
+  void run() override {
+    ScopedBlasThreads blas(threads_);
+    KokkosBlas::gemm("N", "N", T(1), a_, b_, T(0), c_);
+    ExecSpace().fence();
+  }
+  Work work() const override { return gemm_work(shape_); }
+
+ private:
+  GemmShape shape_;
+  GemmSeeds seeds_;
+  int threads_;
+  View a_, b_, c_;
+};
+
+/// peer:numpy: np.matmul of the two matrices in the NumPy runner (OpenBLAS under NumPy at the
+/// worker's thread budget, set and verified), timed inside Python.
+template <class T>
+class NumpyGemm final : public Instance {
+ public:
+  NumpyGemm(const GemmShape& s, const RunContext& ctx)
+      : shape_(s),
+        seeds_(gemm_seeds(ctx.seed)),
+        requested_(ctx.threads),
+        op_(std::string("op=gemm dtype=") + (sizeof(T) == 8 ? "float64" : "float32") +
+                " m=" + std::to_string(s.m) + " n=" + std::to_string(s.n) + " k=" + std::to_string(s.k),
+            static_cast<std::size_t>(s.m * s.k + s.k * s.n + s.m * s.n) * sizeof(T)) {
+    T* base = static_cast<T*>(op_.data());
+    fill_matrix(base, s.m, s.k, seeds_.a, 1);
+    fill_matrix(base + s.m * s.k, s.k, s.n, seeds_.b, 1);
+    verified_ = op_.setup(ctx.threads);
+  }
+  CheckResult check() override {
+    last_ = op_.check();
+    const T* c = static_cast<const T*>(op_.data()) + shape_.m * shape_.k + shape_.k * shape_.n;
+    return check_gemm<T>(shape_, seeds_,
+                         [&](std::int64_t r, std::int64_t col) { return c[col * shape_.m + r]; });
+  }
+  void run() override { last_ = op_.run(); }
+  std::optional<double> self_timed_seconds() const override { return last_; }
+  Work work() const override { return gemm_work(shape_); }
+  std::map<std::string, double> metrics() override {
+    return {{"numpy_blas_threads_requested", static_cast<double>(requested_)},
+            {"numpy_blas_threads", static_cast<double>(verified_)}};
+  }
+
+ private:
+  GemmShape shape_;
+  GemmSeeds seeds_;
+  int requested_;
+  int verified_ = 0;
+  NumpyOperation op_;
+  double last_ = 0.0;
+};
+
+class ComputeControl final : public Family {
+ public:
+  std::string_view name() const override { return "compute_control"; }
+  std::string_view description() const override {
+    return "large GEMM C = A B: the engine's KokkosBlas route and raw KokkosBlas against OpenBLAS "
+           "cblas_?gemm and NumPy; OpenBLAS gives the compute ceiling (GFLOP/s)";
+  }
+  std::vector<ParamSpec> parameters() const override { return gemm_params(); }
+  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
+    (void)gemm_shape(ParamReader(std::string(name()), parameters(), params));
+    return {{"control:kokkosblas", VariantKind::Control, "kokkoskernels", "", std::nullopt},
+            {"peer:openblas", VariantKind::Peer, "openblas", "", std::nullopt},
+            {"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()}};
+  }
+  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
+                                        const RunContext& ctx) const override {
+    const GemmShape s = gemm_shape(ParamReader(std::string(name()), parameters(), params));
+    if (s.element_size == 8) return make<double>(s, variant, ctx);
+    return make<float>(s, variant, ctx);
+  }
+
+ private:
+  template <class T>
+  std::unique_ptr<Instance> make(const GemmShape& s, const std::string& variant,
+                                 const RunContext& ctx) const {
+    if (variant == "peer:openblas") return std::make_unique<OpenBlasGemm<T>>(s, ctx);
+    if (variant == "control:kokkosblas") {
+      return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
+        return std::make_unique<KokkosBlasGemm<T, decltype(space)>>(s, ctx);
+      });
+    }
+    if (variant == "peer:numpy") {
+      if (auto why = NumpyRunner::get().unavailable()) throw WorkloadError(*why);
+      return std::make_unique<NumpyGemm<T>>(s, ctx);
+    }
+    throw WorkloadError("compute_control has no variant '" + variant + "'");
+  }
+};
+
+}  // namespace
+
+const Family& compute_control_family() {
+  static const ComputeControl family;
+  return family;
+}
+
+double measure_dgemm_gflops(int n, int threads, int repetitions) {
+  RunContext ctx;
+  ctx.threads = threads;
+  ctx.seed = 7;
+  GemmShape s;
+  s.m = s.n = s.k = n;
+  OpenBlasGemm<double> gemm(s, ctx);
+  gemm.run();  // warm-up: BLAS thread start-up and page faults stay out of the ceiling
+  double best = 1e300;
+  for (int r = 0; r < repetitions; ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    gemm.run();
+    const auto t1 = std::chrono::steady_clock::now();
+    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+  }
+  return gemm.work().flops / best / 1e9;
+}
+
+}  // namespace tfbench::workloads

@@ -1,0 +1,35 @@
+#pragma once
+// The peers of packed_small, each as fast as its library allows: OpenBLAS called per item with one
+// BLAS thread inside an OpenMP fan-out, one libxsmm kernel dispatched once and called per item,
+// Eigen fixed-size matrices instantiated per n, raw KokkosBatched SerialGemm in a parallel_for,
+// and NumPy's matmul on the stacked batch (in its own process).
+
+#include "packed_small/gemm_batch.hpp"
+
+#include <memory>
+#include <optional>
+#include <string>
+
+namespace tfbench::workloads::packed_small {
+
+template <class T>
+std::unique_ptr<Instance> make_blas_loop(const GemmBatchShape& s, const RunContext& ctx);
+
+/// Empty when libxsmm can dispatch a kernel for this shape, else why not.
+std::optional<std::string> libxsmm_unavailable(const GemmBatchShape& s);
+template <class T>
+std::unique_ptr<Instance> make_libxsmm(const GemmBatchShape& s, const RunContext& ctx);
+
+/// Empty when an Eigen fixed-size instantiation exists for n, else why not.
+std::optional<std::string> eigen_unavailable(const GemmBatchShape& s);
+template <class T>
+std::unique_ptr<Instance> make_eigen(const GemmBatchShape& s, const RunContext& ctx);
+
+template <class T>
+std::unique_ptr<Instance> make_kokkos_batched(const GemmBatchShape& s, const RunContext& ctx);
+
+std::optional<std::string> numpy_unavailable();
+template <class T>
+std::unique_ptr<Instance> make_numpy(const GemmBatchShape& s, const RunContext& ctx);
+
+}  // namespace tfbench::workloads::packed_small

@@ -1,0 +1,54 @@
+#include "session_overhead/session_overhead.hpp"
+
+#include "common/param_specs.hpp"
+#include "session_overhead/entry.hpp"
+
+namespace tfbench::workloads {
+namespace {
+
+using namespace session_overhead;
+
+class SessionOverhead final : public Family {
+ public:
+  std::string_view name() const override { return "session_overhead"; }
+  std::string_view description() const override {
+    return "cost of entering the engine: empty session entry vs an inline call and an empty kernel; "
+           "phase lanes of a held session vs a plain parallel_for";
+  }
+  std::vector<ParamSpec> parameters() const override {
+    return {string_param("op", "empty: session entries; phase: phase lanes vs parallel_for", "empty",
+                         {"empty", "phase"}),
+            int_param("repeat", "entries per iteration (op=empty)", 1000, 1, 1e8),
+            int_param("elements", "doubles per array of the lane work (op=phase)", 65536, 1, 1e10)};
+  }
+  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
+    const OverheadCase c = read(params);
+    if (c.op == "empty") return empty_variants();
+    return phase_variants();
+  }
+  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
+                                        const RunContext& ctx) const override {
+    const OverheadCase c = read(params);
+    if (c.op == "empty") return make_empty(c, variant, ctx);
+    return make_phase(c, variant, ctx);
+  }
+
+ private:
+  OverheadCase read(const Params& params) const {
+    const ParamReader p(std::string(name()), parameters(), params);
+    OverheadCase c;
+    c.op = p.get_string("op");
+    c.repeat = p.get_int("repeat");
+    c.elements = p.get_int("elements");
+    return c;
+  }
+};
+
+}  // namespace
+
+const Family& session_overhead_family() {
+  static const SessionOverhead family;
+  return family;
+}
+
+}  // namespace tfbench::workloads
