@@ -49,6 +49,10 @@ def noise_floor(cmp):
         "supported_threshold_pct": float(supported),
         "conservative_threshold_pct": float(max(1.0, math.ceil(dev.max()))),
         "threshold_pct": cmp.threshold_pct,
+        # Cases may carry their own threshold (config threshold_pct): the smallest one applied.
+        "threshold_in_use_pct": min((c["threshold_pct"] for _, c in rows
+                                     if isinstance(c.get("threshold_pct"), (int, float))),
+                                    default=cmp.threshold_pct),
         "verdicts": {v: cmp.count(v) for v in ("REGRESSION", "IMPROVEMENT", "NO_CHANGE",
                                                 "INCONCLUSIVE")},
         "largest": [{"case_id": c["case_id"], "threads": c["threads"],
@@ -78,13 +82,13 @@ def main(argv=None):
     v = nf["verdicts"]
     print(f"A/A verdicts: {v['REGRESSION']} REGRESSION, {v['IMPROVEMENT']} IMPROVEMENT (both false "
           f"positives), {v['NO_CHANGE']} NO_CHANGE, {v['INCONCLUSIVE']} INCONCLUSIVE")
-    thr = nf["threshold_pct"]
+    thr = nf["threshold_in_use_pct"]
     line = (f"supported threshold: >= {nf['supported_threshold_pct']:g}% (the largest shift among the "
             f"{nf['significant_cases']} A/A case(s) with p < alpha; any threshold below it would "
             f"have raised a false alarm here); conservative: >= "
             f"{nf['conservative_threshold_pct']:g}% (the largest A/A shift of any case)")
     if isinstance(thr, (int, float)):
-        line += (f"; the gate's default {thr:g}% is " +
+        line += (f"; the smallest threshold in use ({thr:g}%) is " +
                  ("above it (ok)" if thr >= nf["supported_threshold_pct"] else
                   "BELOW it: expect false alarms, raise --threshold or the cases' threshold_pct"))
     print(line)

@@ -25,6 +25,8 @@
 #   --ceilings            measure the machine ceilings in every run (default: --no-ceilings
 #                         where the side's tfbench has it; they do not enter the comparison)
 #   --jobs N              build jobs [TFBENCH_JOBS or nproc]
+#   --clean               remove this call's worktrees afterwards (default: keep them, the 6 most
+#                         recently used, so that the next call rebuilds incrementally)
 #
 # Exit: 0 no regression (also: SKIPPED, when the base revision has no benchmark to run);
 #       1 regression (A/A: the noise of this machine exceeds the threshold);
@@ -39,7 +41,7 @@ die() { printf '[perf-regression] ERROR: %s\n' "$*" >&2; exit 2; }
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 t_start=$SECONDS
 
-aa=0 rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0
+aa=0 rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0 clean=0
 work=${TFBENCH_CACHE:-$HOME/.cache/tfbench}/perf-regression
 bin_base="" bin_head="" inject_base="" inject_head="" jobs=${TFBENCH_JOBS:-$(nproc)}
 revs=()
@@ -60,6 +62,7 @@ while [ $# -gt 0 ]; do
     --report) report=1; shift ;;
     --ceilings) ceilings=1; shift ;;
     --jobs) jobs=${2:?}; shift 2 ;;
+    --clean) clean=1; shift ;;
     -h|--help) usage ;;
     -*) say "unknown option $1"; usage ;;
     *) revs+=("$1"); shift ;;
@@ -113,6 +116,7 @@ build() {  # $1 = sha, $2 = side; prints the tfbench path
       die "git worktree add for $side ${sha:0:12} failed (log: $log)"
   fi
   touch "$src"  # recently used: kept by the pruning below
+  echo "$src" >> "$work/.used-$$"
   [ -f "$src/CMakePresets.json" ] || die "$side ${sha:0:12} has no CMakePresets.json"
   local t0=$SECONDS
   say "building $side ${sha:0:12} in $src/build/default (log: $log)"
@@ -126,6 +130,18 @@ build() {  # $1 = sha, $2 = side; prints the tfbench path
   say "built $side in $((SECONDS - t0)) s"
   echo "$src/build/default/harness/tfbench"
 }
+
+remove_used_worktrees() {  # --clean: the worktrees this call built in
+  local src
+  if [ "$clean" = 1 ] && [ -f "$work/.used-$$" ]; then
+    while read -r src; do
+      git -C "$repo" worktree remove --force "$src" 2>/dev/null || rm -rf "$src"
+    done < <(sort -u "$work/.used-$$")
+    git -C "$repo" worktree prune
+  fi
+  rm -f "$work/.used-$$"
+}
+trap remove_used_worktrees EXIT
 
 prune_worktrees() {  # keep the 6 most recently used worktrees
   local old

@@ -2,6 +2,7 @@
 scaling, speedup versus the fastest peer, and a two-run comparison. Every figure carries the
 provenance of the runs it shows in its footer."""
 
+import json
 import math
 import os
 from collections import OrderedDict, defaultdict
@@ -60,26 +61,39 @@ def size_param(cases):
     return max(varying, key=lambda k: (len(values[k]), k)) if varying else None
 
 
-def _rest(case, xparam):
-    """The parameters other than x: one line series per distinct value of them."""
-    return ",".join(f"{k}={case.params[k]}" for k in sorted(case.params) if k != xparam)
+def series_params(cases, xparam):
+    """Parameters that vary independently of x (several values at one x): one line per value.
+    Constants and parameters derived from x (e.g. a working-set size) do not split lines."""
+    seen = defaultdict(set)
+    for c in cases:
+        for k, v in c.params.items():
+            if k != xparam:
+                seen[(k, json.dumps(c.params.get(xparam), sort_keys=True))].add(
+                    json.dumps(v, sort_keys=True))
+    return sorted({k for (k, _), vs in seen.items() if len(vs) > 1})
+
+
+def _rest(case, keys):
+    """The values of the line-splitting parameters of a case."""
+    return ",".join(f"{k}={case.params.get(k)}" for k in keys)
 
 
 def metric_of(cases):
-    """(attribute, axis label): GFLOP/s where cases count flops, else GB/s, else runs/s."""
+    """(attribute, axis label): GFLOP/s where every case counts flops, GB/s where every case
+    counts bytes (and memory-bound families), else the median time per iteration."""
     intensity = [c.flops / c.bytes for c in cases if c.flops > 0 and c.bytes > 0]
-    has_flops, has_bytes = any(c.flops > 0 for c in cases), any(c.bytes > 0 for c in cases)
+    has_flops, has_bytes = all(c.flops > 0 for c in cases), all(c.bytes > 0 for c in cases)
+    if not has_flops and not has_bytes:
+        return "time", "time per iteration [s] (lower is better)"
     # Memory-bound families (triad: 1/12 flop per byte) read better in GB/s.
     if has_bytes and (not has_flops or (intensity and np.median(intensity) < MEMORY_BOUND_INTENSITY)):
         return "gbs", "bandwidth [GB/s]"
-    if has_flops:
-        return "gflops", "throughput [GFLOP/s]"
-    return "rate", "iterations per second [1/s]"
+    return "gflops", "throughput [GFLOP/s]"
 
 
 def _value(case, attr):
-    if attr == "rate":
-        return 1.0 / case.median_s if case.median_s > 0 else math.nan
+    if attr == "time":
+        return case.median_s
     return getattr(case, attr)
 
 
@@ -138,12 +152,30 @@ def _plain_log_ticks(axis):
     """Log-axis tick labels as plain numbers (0.5, 2) instead of powers."""
     def minor(v, _):
         lo, hi = sorted(axis.get_view_interval())
+        if lo > 0 and hi / lo > 1000:
+            return ""  # several decades: the powers of ten suffice
         if lo > 0 and hi / lo > 10 and f"{v:.1e}"[0] not in "25":
             return ""  # more than a decade: label 2x and 5x only
         return f"{v:.3g}"
 
-    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.3g}"))
+    axis.set_major_formatter(ticker.FuncFormatter(lambda v, _: f"{v:.4g}"))
     axis.set_minor_formatter(ticker.FuncFormatter(minor))
+
+
+def case_labels(cases, groups):
+    """Short labels of case groups: only the parameters that differ between them."""
+    params = {c.group_id: c.params for c in cases}
+    keys = sorted({k for g in groups for k in params[g]})
+    varying = [k for k in keys if len({json.dumps(params[g].get(k)) for g in groups}) > 1]
+    return [",".join(f"{k}={params[g].get(k)}" for k in varying) or g.split("/", 1)[-1]
+            for g in groups]
+
+
+def _case_axis(ax, cases, groups):
+    ax.set_xticks(range(len(groups)))
+    ax.set_xticklabels(case_labels(cases, groups), rotation=20, ha="right", fontsize=7)
+    ax.set_xlim(-0.5, len(groups) - 0.5)
+    ax.set_xlabel("case")
 
 
 def _maybe_log_y(ax, ys):
@@ -159,33 +191,36 @@ def throughput(files, cases, family, outdir):
     """Throughput versus size: one line per variant (and other-parameter combination), one panel
     per (execution space, thread count)."""
     xparam = size_param(cases)
+    split = series_params(cases, xparam)
     attr, ylabel = metric_of(cases)
     panels = list(_panels(cases).items())[:MAX_PANELS]
     cols, rows = _grid(len(panels))
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.9 * rows + 1.0), squeeze=False)
     colors = _colors({c.variant for c in cases})
+    groups = sorted({c.group_id for c in cases})
     for ax, ((space, threads), pcs) in zip(axes.flat, panels):
         series = OrderedDict()
         for c in pcs:
-            series.setdefault((c.variant, _rest(c, xparam) if xparam else ""), []).append(c)
+            series.setdefault((c.variant, _rest(c, split) if xparam else ""), []).append(c)
         all_x, all_y = [], []
         for (variant, rest), cs in sorted(series.items()):
+            ls, mk = KIND_STYLE.get(cs[0].kind, ("-", "x"))
             if xparam:
                 cs = sorted(cs, key=lambda c: c.params[xparam])
                 xs = [c.params[xparam] for c in cs]
-            else:
-                xs = list(range(len(cs)))
+            else:  # no size to sweep: one column per case, markers only
+                cs = sorted(cs, key=lambda c: groups.index(c.group_id))
+                xs = [groups.index(c.group_id) for c in cs]
+                ls = "none"
             ys = [_value(c, attr) for c in cs]
-            ls, mk = KIND_STYLE.get(cs[0].kind, ("-", "x"))
             label = variant + (f" [{rest}]" if rest and len({k[1] for k in series}) > 1 else "")
-            ax.plot(xs, ys, linestyle=ls, marker=mk, ms=4, color=colors[variant], label=label)
+            ax.plot(xs, ys, linestyle=ls, marker=mk, ms=5, color=colors[variant], label=label)
             all_x += xs
             all_y += ys
         if xparam:
             _set_x(ax, all_x, xparam)
         else:
-            ax.set_xticks(range(len(pcs)))
-            ax.set_xticklabels([c.group_id.split("/", 1)[-1] for c in pcs], rotation=30, fontsize=7)
+            _case_axis(ax, cases, groups)
         _maybe_log_y(ax, all_y)
         ax.set_ylabel(ylabel)
         ax.set_title(f"{space}, {threads} thread{'s' if threads != 1 else ''}", fontsize=9)
@@ -210,6 +245,7 @@ def scaling(files, cases, family, outdir):
         return None
     base_t, others = threads[0], threads[1:][:MAX_PANELS]
     xparam = size_param(cases)
+    split = series_params(cases, xparam)
     colors = _colors({c.variant for c in cases})
     cols, rows = _grid(len(others))
     fig, axes = plt.subplots(rows, cols, figsize=(5.2 * cols, 3.9 * rows + 1.0), squeeze=False)
@@ -222,7 +258,7 @@ def scaling(files, cases, family, outdir):
                 point, lo, hi = stats.bootstrap_ratio(c1.samples, ct.samples) \
                     if c1.samples.size and ct.samples.size else (c1.median_s / ct.median_s,) * 3
                 x = c1.params.get(xparam, 0) if xparam else groups.index(c1.group_id)
-                series[(c1.variant, space, _rest(c1, xparam) if xparam else "")].append(
+                series[(c1.variant, space, _rest(c1, split) if xparam else "")].append(
                     (x, point, lo, hi, c1.kind))
         all_x = []
         several_rests = len({k[2] for k in series}) > 1
@@ -241,8 +277,7 @@ def scaling(files, cases, family, outdir):
         if xparam:
             _set_x(ax, all_x, xparam)
         else:
-            ax.set_xticks(range(len(groups)))
-            ax.set_xticklabels([g.split("/", 1)[-1] for g in groups], rotation=30, fontsize=7)
+            _case_axis(ax, cases, groups)
         ax.set_ylabel(f"speedup {t} vs {base_t} thread(s) [x]")
         ax.set_title(f"{t} threads over {base_t}", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
@@ -306,9 +341,10 @@ def peer_ratio(files, cases, family, outdir):
         ax.axhline(1.0, color="k", linewidth=0.9)
         ax.set_yscale("log")
         _plain_log_ticks(ax.yaxis)
+        names = case_labels(cases, [gid for gid, _, _ in items])
         labels = []
-        for gid, best, _ in items:
-            p = f"{xparam}={_size_label(best.params[xparam])}" if xparam else gid.split("/", 1)[-1]
+        for (gid, best, _), name in zip(items, names):
+            p = f"{xparam}={_size_label(best.params[xparam])}" if xparam else name
             labels.append(f"{p}\nvs {best.variant.split(':', 1)[-1]}")
         ax.set_xticks(range(len(items)))
         ax.set_xticklabels(labels, fontsize=6.5)

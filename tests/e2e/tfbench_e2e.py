@@ -138,15 +138,26 @@ def test_smoke():
     check_verified(workers, rows)
     for w in workers:
         check(float(w["ceiling_gflops"]) > 0 and float(w["ceiling_gbs"]) > 0, "ceilings measured")
-    check(len(rows) > 0 and all(r["status"] == "ok" for r in rows), "every row ok")
+    # Generic for every family the smoke config runs; a peer unavailable here is `skipped`.
+    check(len(rows) > 0 and all(r["status"] in ("ok", "skipped") for r in rows),
+          "every row ok or skipped: %s" % sorted({(r["case_id"], r["status"], r["error"]) for r in rows
+                                                  if r["status"] not in ("ok", "skipped")}))
+    check(any(r["status"] == "ok" for r in rows), "something was measured")
+    ok_peer_groups = {(r["group_id"], r["threads"]) for r in rows if r["status"] == "ok" and r["variant_kind"] == "peer"}
     for r in rows:
-        check(len(r["samples"]) == int(r["repetitions"]) == 5, "samples kept per repetition")
+        if r["status"] != "ok":
+            check(r["error"] != "", "a skipped row says why")
+            continue
+        check(len(r["samples"]) == int(r["repetitions"]) >= 1, "samples kept per repetition")
         check(abs(np.median(r["samples"]) - r["median_s"]) <= 1e-12 * r["median_s"], "median_s is the samples' median")
         check(r["max_rel_error"] <= r["tolerance"], "check passed")
-        check(r["gbs"] > 0 and abs(r["gbs"] - r["bytes"] / r["median_s"] / 1e9) < 1e-9 * r["gbs"], "gbs")
-        check(r["fastest_peer"] == "peer:openmp", "fastest peer named")
-        check(r["speedup_vs_fastest_peer"] > 0, "speedup recorded")
-        check(json.loads(r["params"])["elements"] > 0, "params is a JSON object")
+        if np.isfinite(r["bytes"]):
+            check(abs(r["gbs"] - r["bytes"] / r["median_s"] / 1e9) <= 1e-9 * r["gbs"], "gbs = bytes / median")
+        if (r["group_id"], r["threads"]) in ok_peer_groups:
+            check(r["fastest_peer"] != "" and r["speedup_vs_fastest_peer"] > 0, "fastest peer and speedup recorded")
+        check(isinstance(json.loads(r["params"]), dict), "params is a JSON object")
+    triads = [r for r in rows if r["family"] == "bandwidth_control" and r["status"] == "ok"]
+    check(triads and all(r["fastest_peer"] == "peer:openmp" for r in triads), "triad rows against their OpenMP peer")
     header = h5dump_reads(out)
     check("results" in header and "samples" in header and "workers" in header, "h5dump shows the tables")
     h5dump_reads(out, "/runs/%s/results" % only_run(out))
@@ -227,9 +238,9 @@ def test_compare_setup():
         fresh(name)
     tfbench("run", config("compare.yaml"), "--no-ceilings", "--out", work("a1.h5"), expect=0)
     tfbench("run", config("compare.yaml"), "--no-ceilings", "--out", work("a2.h5"), expect=0)
-    # 1 ms of busy-wait after every run of the Kokkos variant: about 40x slower at these sizes.
+    # 5 ms of busy-wait after every run of the Kokkos variant: 30x to 1000x slower at these sizes.
     tfbench("run", config("compare.yaml"), "--no-ceilings", "--out", work("slow.h5"),
-            env={"TFBENCH_FAULT_INJECT": "delay:*/kokkos:1000"}, expect=0)
+            env={"TFBENCH_FAULT_INJECT": "delay:*/kokkos:5000"}, expect=0)
 
 
 def compare_json(base, new, *extra, expect):
@@ -242,7 +253,7 @@ def test_compare_aa():
     doc = compare_json(work("a1.h5"), work("a2.h5"), "--fail-on-regression", expect=0)
     check(doc["summary"]["REGRESSION"] == 0, "A/A has no regression")
     check(doc["summary"]["compared"] == 4, "every row matched")
-    check(all(r["threshold_from_config"] and r["threshold_pct"] == 300 for r in doc["rows"]),
+    check(all(r["threshold_from_config"] and r["threshold_pct"] == 900 for r in doc["rows"]),
           "per-case thresholds come from the config")
     for fmt in ["table", "markdown"]:
         _, stdout, _ = tfbench("compare", work("a1.h5"), work("a2.h5"), "--format", fmt, expect=0)
@@ -253,14 +264,16 @@ def test_compare_regression():
     """The delay hook slows the Kokkos variant down: REGRESSION for it, exit 1 only under
     --fail-on-regression; unusable input exits 2."""
     doc = compare_json(work("a1.h5"), work("slow.h5"), "--fail-on-regression", expect=1)
-    verdicts = {r["case_id"]: r["verdict"] for r in doc["rows"]}
-    for case, verdict in verdicts.items():
+    rows = {r["case_id"]: r for r in doc["rows"]}
+    check(len(rows) == 4, "every row compared")
+    for case, r in rows.items():
+        print("%s: %s, ratio %.3g, p %.3g" % (case, r["verdict"], r["ratio"], r["p"]))
         if case.endswith("/kokkos"):
-            check(verdict == "REGRESSION", "%s: %s" % (case, verdict))
-        else:
-            check(verdict != "REGRESSION", "%s: %s" % (case, verdict))
-    slow = [r for r in doc["rows"] if r["case_id"].endswith("/kokkos")]
-    check(all(r["ratio"] > 4 and r["p"] < 0.05 for r in slow), "large, significant slowdown")
+            check(r["verdict"] == "REGRESSION" and r["ratio"] > 10 and r["p"] < 0.05,
+                  "%s: the delayed variant is a significant REGRESSION" % case)
+            # The slowdown belongs to the delayed variant, not to its interleaved peer.
+            peer = rows[case.replace("/kokkos", "/peer:openmp")]
+            check(peer["ratio"] < r["ratio"] / 3, "%s: the peer is far less affected" % case)
     compare_json(work("a1.h5"), work("slow.h5"), expect=0)
     rc, _, stderr = tfbench("compare", work("a1.h5"), work("missing.h5"))
     check(rc == 2 and "unusable input" in stderr, "missing file exits 2")

@@ -16,7 +16,7 @@ fail() { echo "gate_test: FAILED: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
 slow_case='bandwidth_control/elements=4096/kokkos'
-common=(--config "$here/gate.yaml" --rounds 2 --threshold 40 --work-dir "$work/cache")
+common=(--config "$here/gate.yaml" --rounds 5 --threshold 40 --work-dir "$work/cache")
 t0=$SECONDS
 rc=0
 case "$mode" in

@@ -129,6 +129,40 @@ class CompareResultsTest(unittest.TestCase):
 
 
 @unittest.skipUnless(os.environ.get("TFBENCH"), "needs TFBENCH=path/to/tfbench (set by CTest)")
+class MergedRoundsTest(unittest.TestCase):
+    """What the gate relies on: `tfbench compare` reads files written to docs/results-format.md
+    (here by the fixture writer) and pools the samples of a case repeated over a file's runs
+    (merged rounds); a failure in any round is a regression."""
+
+    def test_rounds_are_pooled_and_a_failed_round_regresses(self):
+        with tempfile.TemporaryDirectory(prefix="tfbench-pool-") as d:
+            rng = np.random.default_rng(17)
+            fam = ("packed_small",)
+
+            def rounds(prefix, crash=None):
+                return [fixtures.make_run(f"2026030{i}T10000{i}Z-node01-{prefix}{i}", rng, reps=7,
+                                          families=fam, sizes=(4, 8), threads=(1,),
+                                          start=f"2026-03-0{i}T10:00:0{i}Z",
+                                          crash_case=crash if i == 2 else None)
+                        for i in (1, 2, 3)]
+
+            base = fixtures.write(os.path.join(d, "base.h5"), rounds("1"))
+            new = fixtures.write(os.path.join(d, "new.h5"), rounds("2", crash=SLOW))
+            r = subprocess.run([os.environ["TFBENCH"], "compare", base, new, "--format", "json"],
+                               capture_output=True, text=True)
+            self.assertIn(r.returncode, (0, 1), r.stderr)
+            doc = json.loads(r.stdout)
+            rows = {(x["case_id"], x["threads"]): x for x in doc["rows"]}
+            other = rows[("packed_small/batch=1000,n=4/engine:auto", 1)]
+            self.assertEqual(other["base_samples"], 21)  # 3 rounds x 7 samples
+            self.assertEqual(other["new_samples"], 21)
+            self.assertTrue(any("pooled" in n for n in doc["notes"]), doc["notes"])
+            crashed = rows[(SLOW, 1)]
+            self.assertEqual(crashed["new_status"], "crashed")
+            self.assertEqual(crashed["verdict"], "REGRESSION")
+
+
+@unittest.skipUnless(os.environ.get("TFBENCH"), "needs TFBENCH=path/to/tfbench (set by CTest)")
 class RealTfbenchTest(unittest.TestCase):
     """`tfbench run` twice (one with a delay injected into one case), then compare_results.py
     obtains the verdicts from `tfbench compare` itself, and plot_results.py draws the runs."""

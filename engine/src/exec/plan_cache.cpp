@@ -69,6 +69,11 @@ std::size_t PlanKey::hash() const {
   return seed;
 }
 
+PlanKey make_plan_key(const Session& session, std::string operation, DType dtype,
+                      const std::optional<BatchPolicy>& per_operation) {
+  return make_plan_key(session, std::move(operation), std::string(name(dtype)), per_operation);
+}
+
 PlanKey make_plan_key(const Session& session, std::string operation, std::string dtype,
                       const std::optional<BatchPolicy>& per_operation) {
   PlanKey key;

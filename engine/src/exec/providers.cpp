@@ -39,7 +39,8 @@ ProviderSet default_provider_set(ExecSpaceKind space) {
     set.set(ProviderSlot::Gemm, {&providers::openblas, &providers::kokkos_same_pool});
     // libxsmm (host builds that have it): the batched operations use it where they measured it fastest.
 #if defined(TFBENCH_HAVE_LIBXSMM)
-    set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::openblas, &providers::libxsmm});
+    set.set(ProviderSlot::BatchedGemm,
+            {&providers::kokkos_batched_serial, &providers::openblas, &providers::libxsmm});
 #else
     set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::openblas});
 #endif

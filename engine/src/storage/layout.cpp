@@ -161,19 +161,19 @@ void check_permutation(Span<const Index> perm, std::size_t rank, const char* whe
 }
 
 SlicedDim slice_dim(Index extent, Index stride, SliceRange r, std::size_t dim, const char* where) {
-  const std::string what = "dimension " + std::to_string(dim);
-  if (r.step == 0) throw_storage_error(StorageErrc::ZeroStep, where, what + ": step 0");
+  const auto what = [dim] { return "dimension " + std::to_string(dim); };  // built on errors only
+  if (r.step == 0) throw_storage_error(StorageErrc::ZeroStep, where, what() + ": step 0");
   Index count = 0;
   if (r.step > 0) {
     if (r.begin < 0 || r.begin > r.end || r.end > extent)
       throw_storage_error(StorageErrc::InvalidRange, where,
-                          what + ": [" + str(r.begin) + ", " + str(r.end) + ") step " + str(r.step) +
+                          what() + ": [" + str(r.begin) + ", " + str(r.end) + ") step " + str(r.step) +
                               " needs 0 <= begin <= end <= extent " + str(extent));
     count = r.begin == r.end ? 0 : 1 + (r.end - r.begin - 1) / r.step;
   } else {
     if (r.end < -1 || r.end > r.begin || r.begin >= extent)
       throw_storage_error(StorageErrc::InvalidRange, where,
-                          what + ": (" + str(r.end) + ", " + str(r.begin) + "] step " + str(r.step) +
+                          what() + ": (" + str(r.end) + ", " + str(r.begin) + "] step " + str(r.step) +
                               " needs -1 <= end <= begin < extent " + str(extent));
     const Index magnitude =
         r.step == std::numeric_limits<Index>::min() ? std::numeric_limits<Index>::max() : -r.step;

@@ -107,26 +107,38 @@ namespace {
 
 using Key = std::tuple<std::string, std::int64_t, std::string>;  // case_id, threads, exec_space
 
+bool failed(const std::string& status) {
+  return status == "crashed" || status == "check_failed" || status == "error";
+}
+
 struct Indexed {
-  std::map<Key, const ResultRow*> rows;
+  std::map<Key, ResultRow> rows;  // one row per key, pooled over the runs of the file
   std::vector<std::string> runs;
-  std::size_t shadowed = 0;  // rows hidden by the same key in a later run
+  std::size_t pooled = 0;  // rows whose key also appeared in an earlier run
 };
 
+// A key repeated in several runs (merged rounds of the perf gate, repeated array tasks) is one
+// case measured in several processes: its samples are pooled, so that the test sees the
+// process-to-process spread instead of one process. A failure in any run makes the case failed.
 Indexed index_rows(const ResultsFile& file) {
   Indexed out;
-  for (const auto& run : file.runs) {  // ordered by start time: later runs replace earlier ones
+  for (const auto& run : file.runs) {  // ordered by start time
     out.runs.push_back(run.info.run_id);
     for (const auto& row : run.results) {
-      auto [it, inserted] = out.rows.insert_or_assign(Key{row.case_id, row.threads, row.exec_space}, &row);
-      if (!inserted) ++out.shadowed;
+      auto [it, inserted] = out.rows.try_emplace(Key{row.case_id, row.threads, row.exec_space}, row);
+      if (inserted) continue;
+      ++out.pooled;
+      ResultRow& acc = it->second;
+      if (acc.status == "ok" && row.status == "ok") {
+        acc.samples.insert(acc.samples.end(), row.samples.begin(), row.samples.end());
+        acc.median_s = summarize(acc.samples).median;
+        acc.repetitions = static_cast<std::int64_t>(acc.samples.size());
+      } else if (failed(row.status) ? !failed(acc.status) : (acc.status != "ok" && !failed(acc.status))) {
+        acc = row;  // a failure replaces success; ok replaces skipped or interrupted
+      }
     }
   }
   return out;
-}
-
-bool failed(const std::string& status) {
-  return status == "crashed" || status == "check_failed" || status == "error";
 }
 
 }  // namespace
@@ -143,26 +155,27 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
   report.new_runs = b.runs;
   if (a.rows.empty()) throw CompareError(base.path + " has no result rows to compare");
   if (b.rows.empty()) throw CompareError(fresh.path + " has no result rows to compare");
-  if (a.shadowed) {
-    report.notes.push_back(base.path + ": " + std::to_string(a.shadowed) +
-                           " row(s) repeated in several runs; the latest run's row is used");
+  if (a.pooled) {
+    report.notes.push_back(base.path + ": " + std::to_string(a.pooled) +
+                           " row(s) repeated in several runs; their samples are pooled");
   }
-  if (b.shadowed) {
-    report.notes.push_back(fresh.path + ": " + std::to_string(b.shadowed) +
-                           " row(s) repeated in several runs; the latest run's row is used");
+  if (b.pooled) {
+    report.notes.push_back(fresh.path + ": " + std::to_string(b.pooled) +
+                           " row(s) repeated in several runs; their samples are pooled");
   }
 
   std::size_t matched = 0;
   double log_sum = 0.0;
   std::size_t log_count = 0;
-  for (const auto& [key, base_row] : a.rows) {
+  for (const auto& [key, base_pooled] : a.rows) {
+    const ResultRow* base_row = &base_pooled;
     const auto it = b.rows.find(key);
     if (it == b.rows.end()) {
       report.not_compared.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in base"});
       continue;
     }
     ++matched;
-    const ResultRow& new_row = *it->second;
+    const ResultRow& new_row = it->second;
     CaseComparison c;
     c.case_id = std::get<0>(key);
     c.threads = std::get<1>(key);

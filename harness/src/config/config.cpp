@@ -194,7 +194,7 @@ class Loader {
   void check_keys(const YAML::Node& map, const std::string& field, const std::vector<std::string>& allowed) {
     std::set<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node& key = it->first;
+      const YAML::Node key = it->first;  // by value: the iterator yields a temporary pair
       const std::string name = key.IsScalar() ? key.Scalar() : impl::describe_node(key);
       if (!seen.insert(name).second) {
         issue(key, child(field, name), "duplicate key: each key may appear once");

@@ -28,7 +28,7 @@ void Progress::clear_status() {
 void Progress::note(const std::string& text) {
   clear_status();
   out_ << text << '\n';
-  tick();
+  tick(true);
 }
 
 void Progress::activity(const std::string& text) {
@@ -55,14 +55,19 @@ void Progress::done(const ResultRow& row, double weight) {
   }
   out_ << line << '\n';
   out_.flush();
-  tick();
+  tick(true);
 }
 
-void Progress::tick() {
+void Progress::tick(bool force) {
   if (!interactive_) return;
+  const auto now = std::chrono::steady_clock::now();
+  if (!force && status_shown_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
+  last_draw_ = now;
   const double t = elapsed();
   std::string eta = "estimating";
-  if (done_weight_ > 0.0 && total_weight_ > 0.0) {
+  if (done_rows_ >= total_rows_) {
+    eta = "finishing";
+  } else if (done_weight_ > 0.0 && total_weight_ > 0.0) {
     eta = "~" + format_seconds(std::max(0.0, t * (total_weight_ - done_weight_) / done_weight_)) + " left";
   }
   const std::size_t current = std::min(done_rows_ + 1, total_rows_);

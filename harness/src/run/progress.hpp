@@ -20,8 +20,8 @@ class Progress {
   void activity(const std::string& text);
   /// A finished row and its share of the estimated cost.
   void done(const ResultRow& row, double weight);
-  /// Redraws the status line (terminal only); call periodically.
-  void tick();
+  /// Redraws the status line (terminal only, at most every 100 ms unless forced); call periodically.
+  void tick(bool force = false);
   /// Removes the status line before the summary.
   void finish();
   double elapsed() const;
@@ -35,6 +35,7 @@ class Progress {
   std::chrono::steady_clock::time_point start_;
   std::string activity_;
   bool status_shown_ = false;
+  std::chrono::steady_clock::time_point last_draw_{};
 };
 
 }  // namespace tfbench::harness::impl

@@ -3,7 +3,7 @@
 // answers with one JSON message per line on its message pipe:
 //   {"msg":"hello", ...verified counts...}   after initialization and verification
 //   {"msg":"ceilings","gflops":..,"gbs":..,"seconds":..}
-//   {"msg":"begin","case":i,"variant":v,"phase":"check"|"time"}   before the work it names
+//   {"msg":"begin","case":i,"variant":v,"phase":"check"|"time"|"collect"}   before the work it names
 //   {"msg":"rows","case":i,"rows":[...]}   every variant of case i, when the case is finished
 //   {"msg":"done"}
 

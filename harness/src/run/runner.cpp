@@ -267,7 +267,10 @@ class Session {
           current_phase_ = m.at("phase").as_string();
           if (current_->first < w.groups.size()) {
             progress_.activity(label + " " + case_id(w.groups[current_->first], current_->second) + " (" +
-                               (current_phase_ == "check" ? "checking" : "timing") + ")");
+                               (current_phase_ == "check"  ? "checking"
+                                : current_phase_ == "time" ? "timing"
+                                                           : "collecting") +
+                               ")");
           }
         } else if (kind == "rows") {
           const auto index = static_cast<std::size_t>(m.at("case").as_int());
@@ -326,7 +329,9 @@ class Session {
         // with everything else, this case's other variants included.
         worker_row_.exit = how;
         writer_.update_worker(*worker_index, worker_row_);
-        const std::string while_doing = current_phase_ == "check" ? "while checking" : "while timing";
+        const std::string while_doing = current_phase_ == "check"     ? "while checking"
+                                        : current_phase_ == "collect" ? "while collecting counts and metrics"
+                                                                      : "while timing";
         auto it = std::find_if(pending.begin(), pending.end(),
                                [&](const PendingCase& p) { return p.index == current_->first; });
         if (it != pending.end()) {

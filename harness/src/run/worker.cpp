@@ -195,6 +195,8 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
   for (std::size_t i = 0; i < timed.size(); ++i) {
     VariantOutcome& o = outcomes[timed_outcome[i]];
     workloads::Instance& instance = *instances[i];
+    channel.send(Json(Json::Object{
+        {"msg", "begin"}, {"case", job_case.index}, {"variant", o.variant}, {"phase", "collect"}}));
     o.samples = timed[i].samples;
     o.iterations = timed[i].runs_per_sample;
     o.overhead_s += timed[i].calibration_s;

@@ -54,6 +54,7 @@ std::string join(const std::vector<std::string>& parts, std::string_view separat
 
 std::string format_seconds(double seconds) {
   if (!std::isfinite(seconds)) return "-";
+  if (seconds == 0.0) return "0 s";
   const double a = std::fabs(seconds);
   const char* unit = "s";
   double v = seconds;

@@ -35,8 +35,8 @@ struct PreparedStridedSum : PreparedOp {
 struct Preparer {
   int prepared = 0;
 
-  std::shared_ptr<const PreparedStridedSum> get(Session& s, const std::string& config,
-                                                const std::string& dtype, std::vector<std::int64_t> shape,
+  std::shared_ptr<const PreparedStridedSum> get(Session& s, const std::string& config, DType dtype,
+                                                std::vector<std::int64_t> shape,
                                                 std::vector<std::int64_t> strides) {
     PlanKey key = make_plan_key(s, config, dtype);
     key.add_operand(shape.data(), strides.data(), static_cast<int>(shape.size()));
@@ -99,40 +99,41 @@ TEST_CASE("A prepared operation is prepared again when any key part changes, and
     return d;
   }();
   Preparer p;
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                auto plan = p.get(s, "sum:all", "f64", {2, 3}, {1, 2});
-                REQUIRE(p.prepared == 1);
-                REQUIRE(plan->run(data) == Approx(21));
-                REQUIRE(p.get(s, "sum:all", "f64", {2, 3}, {1, 2}) == plan);  // hit
-                REQUIRE(p.prepared == 1);
+  REQUIRE(
+      backend
+          .with_session([&](Session& s) {
+            auto plan = p.get(s, "sum:all", DType::F64, {2, 3}, {1, 2});
+            REQUIRE(p.prepared == 1);
+            REQUIRE(plan->run(data) == Approx(21));
+            REQUIRE(p.get(s, "sum:all", DType::F64, {2, 3}, {1, 2}) == plan);  // hit
+            REQUIRE(p.prepared == 1);
 
-                // Each key part: configuration, dtype, shape, strides.
-                REQUIRE(p.get(s, "sum:all+conj", "f64", {2, 3}, {1, 2}) != plan);
-                REQUIRE(p.get(s, "sum:all", "f32", {2, 3}, {1, 2}) != plan);
-                auto reshaped = p.get(s, "sum:all", "f64", {3, 2}, {1, 3});
-                REQUIRE(reshaped->shape == std::vector<std::int64_t>{3, 2});
-                REQUIRE(reshaped->run(data) == Approx(21));
-                auto restrided = p.get(s, "sum:all", "f64", {2, 3}, {3, 6});  // every third element
-                REQUIRE(restrided->run(data) == Approx(1 + 4 + 7 + 10 + 13 + 16));
-                REQUIRE(p.prepared == 5);
+            // Each key part: configuration, dtype, shape, strides.
+            REQUIRE(p.get(s, "sum:all+conj", DType::F64, {2, 3}, {1, 2}) != plan);
+            REQUIRE(p.get(s, "sum:all", DType::F32, {2, 3}, {1, 2}) != plan);
+            auto reshaped = p.get(s, "sum:all", DType::F64, {3, 2}, {1, 3});
+            REQUIRE(reshaped->shape == std::vector<std::int64_t>{3, 2});
+            REQUIRE(reshaped->run(data) == Approx(21));
+            auto restrided = p.get(s, "sum:all", DType::F64, {2, 3}, {3, 6});  // every third element
+            REQUIRE(restrided->run(data) == Approx(1 + 4 + 7 + 10 + 13 + 16));
+            REQUIRE(p.prepared == 5);
 
-                // Batch policy (scoped override) is part of the key.
-                with_batch_policy(s, BatchPolicy{BatchStrategy::Sequential, {}}, [&](Session& scoped) {
-                  auto sequential = p.get(scoped, "sum:all", "f64", {2, 3}, {1, 2});
-                  REQUIRE(sequential != plan);
-                  REQUIRE(sequential->route.strategy == BatchStrategy::Sequential);
-                });
-                REQUIRE(p.prepared == 6);
-                REQUIRE(p.get(s, "sum:all", "f64", {2, 3}, {1, 2}) == plan);  // back to the original: hit
-              })
-              .has_value());
+            // Batch policy (scoped override) is part of the key.
+            with_batch_policy(s, BatchPolicy{BatchStrategy::Sequential, {}}, [&](Session& scoped) {
+              auto sequential = p.get(scoped, "sum:all", DType::F64, {2, 3}, {1, 2});
+              REQUIRE(sequential != plan);
+              REQUIRE(sequential->route.strategy == BatchStrategy::Sequential);
+            });
+            REQUIRE(p.prepared == 6);
+            REQUIRE(p.get(s, "sum:all", DType::F64, {2, 3}, {1, 2}) == plan);  // back to the original: hit
+          })
+          .has_value());
 
   // Provider generation: a provider change prepares again, and the new plan carries the new route.
   REQUIRE(backend.set_providers(ProviderSlot::Reduction, {&providers::kokkos_batched_serial}).has_value());
   REQUIRE(backend
               .with_session([&](Session& s) {
-                auto plan = p.get(s, "sum:all", "f64", {2, 3}, {1, 2});
+                auto plan = p.get(s, "sum:all", DType::F64, {2, 3}, {1, 2});
                 REQUIRE(p.prepared == 7);
                 REQUIRE(plan->generation == backend.provider_generation());
                 REQUIRE(plan->route.provider == &providers::kokkos_batched_serial);
@@ -141,10 +142,10 @@ TEST_CASE("A prepared operation is prepared again when any key part changes, and
 
   // Device/domain: another backend's sessions key on their own space, memory and budget.
   const PlanKey cpu_key =
-      backend.with_session([&](Session& s) { return make_plan_key(s, "sum:all", "f64"); }).value();
+      backend.with_session([&](Session& s) { return make_plan_key(s, "sum:all", DType::F64); }).value();
   auto device = DeviceBackend::make();
   const PlanKey device_key =
-      device.with_session([&](Session& s) { return make_plan_key(s, "sum:all", "f64"); }).value();
+      device.with_session([&](Session& s) { return make_plan_key(s, "sum:all", DType::F64); }).value();
   REQUIRE(device_key.device.memory == MemoryKind::Device);
   REQUIRE(device_key.device.space == default_device_space());
   REQUIRE(device_key.device != cpu_key.device);
@@ -225,7 +226,7 @@ TEST_CASE("Plans hold values: the operands they were prepared from may go away",
               .with_session([&](Session& s) {
                 auto shape = std::make_unique<std::vector<std::int64_t>>(std::vector<std::int64_t>{2, 2});
                 auto strides = std::make_unique<std::vector<std::int64_t>>(std::vector<std::int64_t>{1, 2});
-                plan = p.get(s, "sum:all", "f64", *shape, *strides);
+                plan = p.get(s, "sum:all", DType::F64, *shape, *strides);
               })
               .has_value());
   REQUIRE(plan->run({1, 2, 3, 4}) == Approx(10));  // ASan (debug preset) would flag a borrowed pointer

@@ -1,8 +1,12 @@
 // InlineVec: inline up to its capacity, spills beyond, value semantics in both states.
 #include <catch2/catch.hpp>
 
+#include <array>
+#include <vector>
+
 #include "alloc_counter.hpp"
 #include "tfbench/engine/storage/inline_vec.hpp"
+#include "tfbench/engine/storage/tensor.hpp"
 
 using tfbench::Index;
 using tfbench::InlineVec;
@@ -42,4 +46,16 @@ TEST_CASE("InlineVec stays inline up to 8 and spills beyond", "[storage][inline_
   moved.pop_back();
   CHECK(moved.size() == 8);
   CHECK(moved.back() == 7);
+}
+
+TEST_CASE("shapes convert from contiguous containers", "[storage][inline_vec]") {
+  const std::vector<Index> dims{2, 3, 4};
+  tfbench::Shape from_vector = dims;
+  CHECK(from_vector.size() == 3);
+  CHECK(from_vector[2] == 4);
+  const std::array<Index, 2> fixed{5, 6};
+  tfbench::Shape from_array = fixed;
+  CHECK(from_array == tfbench::Shape{5, 6});
+  auto t = tfbench::Tensor<double, tfbench::DynRank, tfbench::Host>::zeros(dims);
+  CHECK(t.numel() == 24);
 }

@@ -4,10 +4,35 @@
 
 #include <complex>
 
-#include "test_context.hpp"
+#include "storage_test_support.hpp"
 #include "tfbench/engine/storage/storage.hpp"
 
 using namespace tfbench;
+
+// Kernels live in named functions: CUDA extended lambdas cannot sit in generic lambdas or test bodies.
+namespace storage_test {
+template <class Exec, class View>
+double sum2d(const Exec& exec, const View& v) {
+  double s = 0;
+  Kokkos::parallel_reduce(
+      "tfbench::engine::storage::test_sum",
+      Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(
+          exec, {0, 0}, {static_cast<std::int64_t>(v.extent(0)), static_cast<std::int64_t>(v.extent(1))}),
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j, double& acc) { acc += v(i, j); }, s);
+  return s;
+}
+template <class View>
+void fill_index_pairs(const View& v) {
+  Kokkos::parallel_for(
+      "tfbench::engine::storage::test_fill",
+      Kokkos::MDRangePolicy<DeviceExecSpace, Kokkos::Rank<2>>(
+          {0, 0}, {static_cast<std::int64_t>(v.extent(0)), static_cast<std::int64_t>(v.extent(1))}),
+      KOKKOS_LAMBDA(const std::int64_t i, const std::int64_t j) {
+        v(i, j) = Kokkos::complex<double>(static_cast<double>(i), static_cast<double>(j));
+      });
+  DeviceExecSpace().fence();
+}
+}  // namespace storage_test
 
 TEST_CASE("strided Host views as Kokkos Views on the test's space", "[storage][kokkos_view]") {
   auto t = Tensor<double, DynRank, Host>::from_row_major({3, 4}, {1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12});
@@ -18,15 +43,8 @@ TEST_CASE("strided Host views as Kokkos Views on the test's space", "[storage][k
   REQUIRE(kv.extent(1) == 3);
   for (Index i = 0; i < 2; ++i)
     for (Index j = 0; j < 3; ++j) CHECK(kv(i, j) == v.at(i, j));
-  const double sum = tfbench::testing::with_space([&](auto exec) {
-    using Exec = decltype(exec);
-    double s = 0;
-    Kokkos::parallel_reduce(
-        "tfbench::engine::storage::test_sum",
-        Kokkos::MDRangePolicy<Exec, Kokkos::Rank<2>>(exec, {0, 0}, {2, 3}),
-        KOKKOS_LAMBDA(const int i, const int j, double& acc) { acc += kv(i, j); }, s);
-    return s;
-  });
+  const double sum =
+      tfbench::testing::with_host_capable_space([&](auto exec) { return storage_test::sum2d(exec, kv); });
   CHECK(sum == 1 + 5 + 9 + 3 + 7 + 11);
 
   auto left = kokkos_view_left<2>(t.view());
@@ -42,11 +60,7 @@ TEST_CASE("kernels write Device tensors through mutable bridges", "[storage][kok
     auto kv = kokkos_view<2>(d.view_mut());
     static_assert(std::is_same<decltype(kv)::value_type, Kokkos::complex<double>>::value, "");
     static_assert(std::is_same<decltype(kv)::memory_space, DeviceMemorySpace>::value, "");
-    Kokkos::parallel_for(
-        "tfbench::engine::storage::test_fill",
-        Kokkos::MDRangePolicy<DeviceExecSpace, Kokkos::Rank<2>>({0, 0}, {3, 2}),
-        KOKKOS_LAMBDA(const int i, const int j) { kv(i, j) = Kokkos::complex<double>(i, j); });
-    DeviceExecSpace().fence();
+    storage_test::fill_index_pairs(kv);
   }
   auto h = download(d);
   CHECK(h.at(2, 1) == std::complex<double>(2, 1));

@@ -7,7 +7,7 @@
 #include <vector>
 
 #include "drop_counted.hpp"
-#include "test_context.hpp"
+#include "storage_test_support.hpp"
 #include "tfbench/engine/storage/storage.hpp"
 
 using namespace tfbench;
@@ -108,7 +108,7 @@ TEST_CASE("zeros in every representation", "[storage][tensor]") {
   auto dyn = Tensor<float>::zeros({5});
   CHECK(dyn.space() == MemorySpaceKind::Host);
 
-  auto d = tfbench::testing::with_space([](auto exec) {
+  auto d = tfbench::testing::with_device_capable_space([](auto exec) {
     return Tensor<double, DynRank, Device>::zeros(exec, {3, 4});
   });
   CHECK(d.space() == MemorySpaceKind::Device);

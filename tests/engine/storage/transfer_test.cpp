@@ -5,7 +5,7 @@
 #include <complex>
 #include <vector>
 
-#include "test_context.hpp"
+#include "storage_test_support.hpp"
 #include "tfbench/engine/storage/storage.hpp"
 
 using namespace tfbench;
@@ -50,7 +50,9 @@ TEST_CASE("strided sources are compacted on their own side", "[storage][transfer
   CHECK(gathered.at(1, 2) == 10);
 
   // Device compaction and clone.
-  auto compact = with_space([&](auto exec) { return full.view().permute({1, 0}).to_col_major(exec); });
+  auto compact = tfbench::testing::with_device_capable_space([&](auto exec) {
+    return full.view().permute({1, 0}).to_col_major(exec);
+  });
   CHECK(download(compact).at(3, 1) == 8);
   CHECK(download(full.clone()).at(2, 3) == 12);
 }

@@ -18,10 +18,12 @@
 #include <utility>
 #include <vector>
 
+#include "tfbench/engine/core/dtype.hpp"
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/engine/core/result.hpp"
 #include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/exec/execution_context.hpp"
+#include "tfbench/engine/storage/inline_vec.hpp"
 
 namespace tfbench {
 
@@ -43,12 +45,15 @@ struct PlanDeviceKey {
 };
 
 /// Validity key of a prepared operation. Shapes and strides of all operands are appended
-/// rank-prefixed (add_operand), so [2,3]+[4] and [2]+[3,4] differ.
+/// rank-prefixed (add_operand), so [2,3]+[4] and [2]+[3,4] differ. They are kept inline up to 24
+/// entries (e.g. three rank-7 operands): building a key for a lookup does not allocate.
 struct PlanKey {
+  using Values = InlineVec<std::int64_t, 24>;
+
   std::string operation;  // operation and its configuration (axes, scalar flags...), serialized
-  std::string dtype;      // element type name, e.g. "f64"
-  std::vector<std::int64_t> shapes;
-  std::vector<std::int64_t> strides;
+  std::string dtype;      // element type name, name(DType) (short: kept inline by the string)
+  Values shapes;
+  Values strides;
   std::uint64_t provider_generation = 0;
   PlanDeviceKey device;
   BatchPolicy batch_policy;
@@ -70,6 +75,9 @@ struct PlanKeyHash {
 /// A key with the session's parts filled in: provider generation, device/context and the effective
 /// batch policy (per_operation > scoped > backend default).
 PlanKey make_plan_key(const Session& session, std::string operation, std::string dtype,
+                      const std::optional<BatchPolicy>& per_operation = std::nullopt);
+/// The same with the dtype given as a DType.
+PlanKey make_plan_key(const Session& session, std::string operation, DType dtype,
                       const std::optional<BatchPolicy>& per_operation = std::nullopt);
 
 /// Base of every prepared operation kept in a PlanCache (derive, hold values only).

@@ -30,11 +30,34 @@ class InlineVec {
   InlineVec(std::initializer_list<T> list) { assign(list.begin(), list.end()); }
   InlineVec(const T* first, const T* last) { assign(first, last); }
   explicit InlineVec(Span<const T> values) { assign(values.begin(), values.end()); }
+  /// From any contiguous container of T (std::vector<Index>, std::array<Index, N>).
+  template <
+      class C,
+      class = std::enable_if_t<
+          std::is_same<std::remove_cv_t<std::remove_pointer_t<decltype(std::declval<const C&>().data())>>,
+                       T>::value &&
+          !std::is_same<std::decay_t<C>, InlineVec>::value &&
+          !std::is_same<std::decay_t<C>, Span<const T>>::value>>
+  InlineVec(const C& values)  // NOLINT(google-explicit-constructor): shapes convert from containers
+  {
+    assign(values.data(), values.data() + values.size());
+  }
 
-  InlineVec(const InlineVec& other) { assign(other.begin(), other.end()); }
+  InlineVec(const InlineVec& other) {
+    if (other.heap_)
+      assign(other.begin(), other.end());
+    else
+      copy_inline(other);
+  }
   InlineVec(InlineVec&& other) noexcept { steal(other); }
   InlineVec& operator=(const InlineVec& other) {
-    if (this != &other) assign(other.begin(), other.end());
+    if (this == &other) return *this;
+    if (other.heap_) {
+      assign(other.begin(), other.end());
+    } else {
+      release();
+      copy_inline(other);
+    }
     return *this;
   }
   InlineVec& operator=(InlineVec&& other) noexcept {
@@ -44,7 +67,7 @@ class InlineVec {
     }
     return *this;
   }
-  ~InlineVec() { release(); }
+  ~InlineVec() = default;  // the unique_ptr frees a spilled buffer
 
   std::size_t size() const noexcept { return size_; }
   bool empty() const noexcept { return size_ == 0; }
@@ -103,6 +126,11 @@ class InlineVec {
   friend bool operator!=(const InlineVec& a, const InlineVec& b) noexcept { return !(a == b); }
 
  private:
+  // The inline buffer is always fully initialized, so whole-buffer copies are well defined.
+  void copy_inline(const InlineVec& other) noexcept {
+    std::memcpy(inline_, other.inline_, sizeof(inline_));
+    size_ = other.size_;
+  }
   void assign_fill(std::size_t count, const T& value) {
     reserve(count);
     std::fill(data(), data() + count, value);
@@ -124,8 +152,8 @@ class InlineVec {
     if (other.heap_) {
       heap_ = std::move(other.heap_);
       capacity_ = other.capacity_;
-    } else if (size_ > 0) {
-      std::memcpy(inline_, other.inline_, size_ * sizeof(T));
+    } else {
+      std::memcpy(inline_, other.inline_, sizeof(inline_));  // fixed size: inlined, no libc call
     }
     other.release();
   }

@@ -103,7 +103,7 @@ template <class R>
 StridedLayout<R> compact_layout(const Extents<R>& shape, Index numel) noexcept {
   StridedLayout<R> out;
   out.shape = shape;
-  out.strides = ExtentsOps<R>::of_rank(shape.size());
+  out.strides = shape;  // same rank; overwritten below (an inline copy is cheaper than a resize)
   compact_strides(Span<const Index>(shape.data(), shape.size()), out.strides.data());
   out.window = numel;
   return out;
@@ -132,16 +132,12 @@ StridedLayout<R> checked_layout(Span<const Index> shape, Span<const Index> strid
 template <class R>
 StridedLayout<R> permuted(const StridedLayout<R>& in, Span<const Index> perm) {
   check_permutation(perm, in.rank(), "permute");
-  StridedLayout<R> out;
-  out.shape = ExtentsOps<R>::of_rank(in.rank());
-  out.strides = ExtentsOps<R>::of_rank(in.rank());
+  StridedLayout<R> out = in;
   for (std::size_t d = 0; d < in.rank(); ++d) {
     const auto src = static_cast<std::size_t>(perm[d]);
     out.shape[d] = in.shape[src];
     out.strides[d] = in.strides[src];
   }
-  out.offset = in.offset;
-  out.window = in.window;
   return out;
 }
 
@@ -175,7 +171,7 @@ StridedLayout<DynRank> reshaped(const StridedLayout<R>& in, Span<const Index> ne
                             std::to_string(count) + " elements");
   StridedLayout<DynRank> out;
   out.shape = Shape(new_shape);
-  out.strides = Shape(new_shape.size());
+  out.strides = out.shape;
   compact_strides(new_shape, out.strides.data());
   out.offset = in.offset;
   out.window = in.window;

@@ -146,9 +146,9 @@ class TensorView : public impl::ViewBase<const T*, R> {
 
  private:
   friend struct impl::ViewAccess;
-  TensorView(const T* base, impl::StridedLayout<R> layout, MemorySpaceKind space) noexcept
+  TensorView(const T* base, impl::StridedLayout<R>&& layout, MemorySpaceKind space) noexcept
       : Base(base, std::move(layout), space) {}
-  TensorView with(impl::StridedLayout<R> layout) const noexcept {
+  TensorView with(impl::StridedLayout<R>&& layout) const noexcept {
     return TensorView(this->base_, std::move(layout), this->space_);
   }
 };
@@ -304,9 +304,9 @@ class TensorViewMut : public impl::ViewBase<T*, R> {
 
  private:
   friend struct impl::ViewAccess;
-  TensorViewMut(T* base, impl::StridedLayout<R> layout, MemorySpaceKind space) noexcept
+  TensorViewMut(T* base, impl::StridedLayout<R>&& layout, MemorySpaceKind space) noexcept
       : Base(base, std::move(layout), space) {}
-  TensorViewMut with(impl::StridedLayout<R> layout) noexcept {
+  TensorViewMut with(impl::StridedLayout<R>&& layout) noexcept {
     return TensorViewMut(this->base_, std::move(layout), this->space_);
   }
 };

@@ -69,7 +69,8 @@ Tensor<T, R, Device> upload(const Tensor<T, R, Host>& src) {
 }
 
 /// A new plain Host owner holding the elements of src (compact column-major), copied on exec (fenced).
-/// A non-compact source is first gathered on the device into a compact staging allocation.
+/// A non-compact source is first gathered on the device into a compact staging allocation (by a kernel
+/// on exec, or on DeviceExecSpace when exec cannot reach device memory).
 template <class ExecSpace, class T, class R>
 Tensor<T, R, Host> download(const ExecSpace& exec, const TensorView<T, R, Device>& src) {
   impl::require_numeric<T>();
@@ -82,8 +83,13 @@ Tensor<T, R, Host> download(const ExecSpace& exec, const TensorView<T, R, Device
     exec.fence();
   } else {
     impl::KokkosBlock staging(bytes, "tfbench::engine::storage::download_staging");
-    impl::gather_to_compact(exec, static_cast<T*>(staging.data()), src.base(), src.window(), src.shape(),
-                            src.strides(), src.offset(), n);
+    // The gather is a kernel: it runs on exec when exec reaches device memory, else on DeviceExecSpace.
+    if constexpr (Kokkos::SpaceAccessibility<ExecSpace, DeviceMemorySpace>::accessible)
+      impl::gather_to_compact(exec, static_cast<T*>(staging.data()), src.base(), src.window(), src.shape(),
+                              src.strides(), src.offset(), n);
+    else
+      impl::gather_to_compact(DeviceExecSpace(), static_cast<T*>(staging.data()), src.base(), src.window(),
+                              src.shape(), src.strides(), src.offset(), n);
     impl::copy_bytes<Kokkos::HostSpace, DeviceMemorySpace>(exec, plain.data(), staging.data(), bytes);
     exec.fence();
   }

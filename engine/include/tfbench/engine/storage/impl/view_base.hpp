@@ -41,7 +41,7 @@ class ViewBase {
   const StridedLayout<R>& layout() const noexcept { return layout_; }
 
  protected:
-  ViewBase(P base, StridedLayout<R> layout, MemorySpaceKind space) noexcept
+  ViewBase(P base, StridedLayout<R>&& layout, MemorySpaceKind space) noexcept
       : base_(base), layout_(std::move(layout)), space_(space) {}
 
   void check_dim(std::size_t dim, const char* where) const {
@@ -67,8 +67,12 @@ class ViewBase {
 /// Builds any view type from raw parts.
 struct ViewAccess {
   template <class V, class P, class R>
-  static V make(P base, StridedLayout<R> layout, MemorySpaceKind space) noexcept {
+  static V make(P base, StridedLayout<R>&& layout, MemorySpaceKind space) noexcept {
     return V(base, std::move(layout), space);
+  }
+  template <class V, class P, class R>
+  static V make(P base, const StridedLayout<R>& layout, MemorySpaceKind space) noexcept {
+    return V(base, StridedLayout<R>(layout), space);
   }
 };
 
