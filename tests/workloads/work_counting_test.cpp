@@ -163,3 +163,17 @@ TEST_CASE("resident_chain keeps its chain resident and counts every transfer", "
   CHECK(each->resources().transfers == 4.0);
   CHECK(each->metrics().at("transfers_inside_chain") == 3.0);
 }
+
+TEST_CASE("ad's tape records one node per operation and none under no_grad", "[workloads]") {
+  const Params p(P{{"kind", std::string("chain")},
+                   {"pass", std::string("forward")},
+                   {"n", std::int64_t{6}},
+                   {"depth", std::int64_t{3}}});
+  const Family* f = find_family("ad");
+  auto tape = f->instantiate(p, "engine:tape", test::context_of_test());
+  const auto m = tape->metrics();
+  CHECK(m.at("tape_nodes_per_forward") == 5.0);  // 3 einsums, the multiply, the sum
+  CHECK(m.at("backward_over_forward") > 0.0);
+  auto no_grad = f->instantiate(p, "engine:no_grad", test::context_of_test());
+  CHECK(no_grad->metrics().at("tape_nodes_per_forward") == 0.0);
+}

@@ -16,13 +16,19 @@ class Ad final : public Family {
   }
   std::vector<ParamSpec> parameters() const override { return ad_params(); }
   std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
-    (void)read(params);
-    return {{"peer:blas", VariantKind::Peer, "openblas", "", std::nullopt}};
+    const AdCase c = read(params);
+    std::vector<VariantInfo> out = {{"engine:tape", VariantKind::Engine, "tfbench", "", std::nullopt}};
+    if (c.pass == "forward")
+      out.push_back({"engine:no_grad", VariantKind::Engine, "tfbench", "", std::nullopt});
+    out.push_back({"peer:blas", VariantKind::Peer, "openblas", "", std::nullopt});
+    return out;
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const override {
     const AdCase c = read(params);
     if (variant == "peer:blas") return make_blas_ad(c, ctx);
+    if (variant == "engine:tape") return make_engine_ad(c, ctx, false);
+    if (variant == "engine:no_grad" && c.pass == "forward") return make_engine_ad(c, ctx, true);
     throw WorkloadError("ad has no variant '" + variant + "'");
   }
 
