@@ -2,6 +2,8 @@
 
 #include <catch2/catch.hpp>
 
+#include <dirent.h>
+
 #include "peers/numpy_runner.hpp"
 #include "small_cases.hpp"
 #include "test_context.hpp"
@@ -33,6 +35,31 @@ TEST_CASE("the NumPy runner answers, sets and verifies its BLAS threads", "[work
   CHECK_THROWS_WITH(runner.request("bogus"), Catch::Contains("unknown command"));
   // The runner stays usable after an error reply.
   CHECK(runner.set_threads(1) == 1);
+}
+
+namespace {
+int shared_files() {
+  int n = 0;
+  if (DIR* d = opendir("/dev/shm")) {
+    while (const dirent* e = readdir(d)) n += std::string(e->d_name).rfind("tfbench-numpy-", 0) == 0;
+    closedir(d);
+  }
+  return n;
+}
+}  // namespace
+
+TEST_CASE("NumPy operand files leave no name behind once Python mapped them", "[workloads]") {
+  if (NumpyRunner::get().unavailable()) return;
+  using P = std::map<std::string, ParamValue>;
+  const int before = shared_files();
+  auto numpy = find_family("packed_small")
+                   ->instantiate(Params(P{{"n", std::int64_t{3}}, {"batch", std::int64_t{5}}}), "peer:numpy",
+                                 test::context_of_test());
+  CHECK(shared_files() == before);
+  CHECK(numpy->check().passed);
+  numpy->run();
+  REQUIRE(numpy->self_timed_seconds().has_value());
+  CHECK(*numpy->self_timed_seconds() > 0.0);
 }
 
 TEST_CASE("a peer without an instantiation for its size says why", "[workloads]") {

@@ -259,7 +259,12 @@ SharedFile::SharedFile(std::size_t bytes) : bytes_(std::max<std::size_t>(bytes, 
 
 SharedFile::~SharedFile() {
   if (data_) munmap(data_, bytes_);
-  unlink(path_.c_str());
+  unlink_path();
+}
+
+void SharedFile::unlink_path() {
+  if (linked_) unlink(path_.c_str());
+  linked_ = false;
 }
 
 // ---------------------------------------------------------------- operation
@@ -284,6 +289,7 @@ int NumpyOperation::setup(int threads) {
   const int verified = runner.set_threads(threads);
   runner.request("setup id=" + id_ + " " + fields_ + " file=" + file_.path());
   live_ = true;
+  file_.unlink_path();  // Python has mapped it
   return verified;
 }
 

@@ -79,11 +79,15 @@ class SharedFile {
   SharedFile& operator=(const SharedFile&) = delete;
   void* data() { return data_; }
   const std::string& path() const { return path_; }
+  /// Removes the name once the other side has mapped the file: the mappings keep it alive, and a
+  /// crash can then leave nothing behind in /dev/shm.
+  void unlink_path();
 
  private:
   std::string path_;
   void* data_ = nullptr;
   std::size_t bytes_ = 0;
+  bool linked_ = true;
 };
 
 /// One operation set up in the runner: operands written into data() before setup(), the output
