@@ -44,6 +44,10 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
       Params(P{{"kind", std::string("binary")}, {"keys", std::string("mixed")}, {"size", std::int64_t{5}}}),
       Params(P{{"kind", std::string("nary")}, {"keys", std::string("fixed")}, {"size", std::int64_t{6}}}),
   };
+  cases["resident_chain"] = {
+      Params(P{{"n", std::int64_t{9}}, {"steps", std::int64_t{3}}}),
+      Params(P{{"n", std::int64_t{32}}, {"steps", std::int64_t{1}}}),
+  };
   cases["resource_churn"] = {
       Params(P{{"min_kib", 1.0},
                {"max_kib", 256.0},
@@ -59,6 +63,14 @@ inline std::map<std::string, std::vector<Params>> small_cases() {
   cases["session_overhead"] = {
       Params(P{{"op", std::string("empty")}, {"repeat", std::int64_t{10}}}),
       Params(P{{"op", std::string("phase")}, {"elements", std::int64_t{1001}}}),
+      Params(P{
+          {"op", std::string("chain")}, {"elements", std::int64_t{777}}, {"chain_length", std::int64_t{3}}}),
+  };
+  cases["ad"] = {
+      Params(P{{"kind", std::string("chain")}, {"n", std::int64_t{8}}, {"depth", std::int64_t{3}}}),
+      Params(P{{"kind", std::string("chain")}, {"pass", std::string("forward")}, {"n", std::int64_t{5}}}),
+      Params(P{{"kind", std::string("solve")}, {"n", std::int64_t{9}}, {"nrhs", std::int64_t{2}}}),
+      Params(P{{"kind", std::string("solve")}, {"pass", std::string("forward")}, {"n", std::int64_t{4}}}),
   };
   cases["compute_control"] = {
       Params(P{{"n", std::int64_t{64}}}),

@@ -136,3 +136,30 @@ TEST_CASE("contraction_replay key tables cover every layout and outlast the plan
   CHECK(binary[0].spec() + std::to_string(binary[0].muladds()) !=
         binary[1].spec() + std::to_string(binary[1].muladds()));
 }
+
+TEST_CASE("ad counts the forward and the backward pass", "[workloads]") {
+  // chain n = 4, depth 2: forward 2 GEMMs (2 * 2 * 64) + product and sum (2 * 16) = 288 flops;
+  // backward: dZ (16) + 2 GEMMs per step (2 * 4 * 64) = 528.
+  const Params fwd(P{{"kind", std::string("chain")},
+                     {"pass", std::string("forward")},
+                     {"n", std::int64_t{4}},
+                     {"depth", std::int64_t{2}}});
+  CHECK(work_of("ad", fwd, "peer:blas").flops == Approx(288.0));
+  const Params both(P{{"kind", std::string("chain")}, {"n", std::int64_t{4}}, {"depth", std::int64_t{2}}});
+  CHECK(work_of("ad", both, "peer:blas").flops == Approx(288.0 + 528.0));
+}
+
+TEST_CASE("resident_chain keeps its chain resident and counts every transfer", "[workloads]") {
+  const Params p(P{{"n", std::int64_t{8}}, {"steps", std::int64_t{4}}});
+  const Work w = work_of("resident_chain", p, "engine:resident");
+  CHECK(w.flops == Approx(4 * (2.0 * 512 + 3.0 * 64)));
+  const Family* f = find_family("resident_chain");
+  auto resident = f->instantiate(p, "engine:resident", test::context_of_test());
+  REQUIRE(resident->check().passed);
+  CHECK(resident->resources().transfers == 1.0);  // the final download only
+  CHECK(resident->metrics().at("transfers_inside_chain") == 0.0);
+  auto each = f->instantiate(p, "engine:download_each", test::context_of_test());
+  REQUIRE(each->check().passed);
+  CHECK(each->resources().transfers == 4.0);
+  CHECK(each->metrics().at("transfers_inside_chain") == 3.0);
+}

@@ -240,7 +240,7 @@ ContractionProgram plan_unary(const ContractOperand& a, const LabelList& out_lab
 
 ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& b,
                                const LabelList& out_labels, const LabelExtents& ext,
-                               const index_t* dest_strides) {
+                               const index_t* dest_strides, PlanOptions options) {
   ContractionProgram p;
   LabelList batch, m, n, k, sum_a, sum_b;
   for (char l : a.labels) {
@@ -340,7 +340,7 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
     return p;
   }
 
-  if (product(m, ext) * product(n, ext) * k_work <= kDirectItemWork) {
+  if (!options.blas || product(m, ext) * product(n, ext) * k_work <= kDirectItemWork) {
     // Tiny items: one strided kernel, no packing, summed-only labels broadcast in the inner loop.
     p.route = ContractionRoute::Direct;
     for (char l : dest_labels) {

@@ -54,8 +54,8 @@ void einsum(const OpContext& ctx, const ops::EinsumSpec& spec, Span<const Tensor
             const DestRef& out) {
   FixedVec<RawLayout, 2 * kMaxOpRank> layouts;
   for (const TensorRead* in : inputs) layouts.push_back(raw_layout(*in));
-  const EinsumProgram program =
-      plan_einsum(spec, layouts.data(), out.compact ? nullptr : out.strides.data(), "ops::einsum");
+  const EinsumProgram program = plan_einsum(spec, layouts.data(), out.compact ? nullptr : out.strides.data(),
+                                            "ops::einsum", {ctx.blas});
   run_program(ctx, program, inputs[0]->dtype(), inputs, out);
 }
 

@@ -53,7 +53,7 @@ DimList einsum_output_shape(const ops::EinsumSpec& spec, const RawLayout* inputs
 }
 
 EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, const index_t* dest_strides,
-                          const char* where) {
+                          const char* where, PlanOptions options) {
   Bound b = bind(spec, inputs, where);
   EinsumProgram prog;
   prog.inputs = static_cast<int>(spec.inputs.size());
@@ -109,7 +109,8 @@ EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, 
         }
       }
     }
-    ContractionProgram step = plan_binary(b.values[best_i], b.values[best_j], best_labels, b.ext, nullptr);
+    ContractionProgram step =
+        plan_binary(b.values[best_i], b.values[best_j], best_labels, b.ext, nullptr, options);
     const int id = static_cast<int>(b.values.size());
     b.values.push_back(compact_value(step.result_labels, b.ext));
     prog.intermediate_elements.push_back(volume(step.result_labels, b.ext));
@@ -120,8 +121,9 @@ EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, 
     next.push_back(id);
     alive.swap(next);
   }
-  prog.steps.push_back({plan_binary(b.values[alive[0]], b.values[alive[1]], spec.output, b.ext, dest_strides),
-                        alive[0], alive[1], -1});
+  prog.steps.push_back(
+      {plan_binary(b.values[alive[0]], b.values[alive[1]], spec.output, b.ext, dest_strides, options),
+       alive[0], alive[1], -1});
   return prog;
 }
 

@@ -2,6 +2,7 @@
 
 #include <string>
 
+#include "tfbench/engine/exec/providers.hpp"
 #include "tfbench/engine/exec/session.hpp"
 #include "tfbench/engine/ops/error.hpp"
 
@@ -15,6 +16,27 @@ void check_output_memory(const char* where, const Session& s, bool want_host, bo
                        std::string("the operands are ") + (want_host ? "Host" : "Device") +
                            " tensors but the session writes " + name(m) +
                            " memory (pass Dynamic operands, or use a backend of that memory)");
+}
+
+}  // namespace tfbench::impl
+
+namespace tfbench::impl {
+
+bool contraction_uses_blas(const Session& s, const char* where) {
+  const bool fan_out = s.context().outer_active;
+  std::string rejected;
+  for (const ProviderDecl* p : s.providers().candidates(ProviderSlot::Contraction)) {
+    if (p->parallelism == ProviderParallelism::IndependentRuntime) {
+      if (!fan_out) return true;
+      rejected += std::string(rejected.empty() ? "" : ", ") + std::string(p->name);
+      continue;
+    }
+    return false;
+  }
+  throw ops::OpError(
+      ops::OpErrorCode::Unsupported, where,
+      fan_out ? "no contraction provider may run inside outer fan-out (" + rejected + " runs its own threads)"
+              : std::string("the session's Contraction provider slot is empty"));
 }
 
 }  // namespace tfbench::impl

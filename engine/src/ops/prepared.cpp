@@ -67,10 +67,12 @@ void PreparedEinsum::prepare(Session& s) {
   const impl::DimList out_shape = impl::einsum_output_shape(spec_, layouts.data(), kWhere);
   key.add_operand(out_shape.data(), dest_strides_.empty() ? nullptr : dest_strides_.data(),
                   static_cast<int>(out_shape.size()));
+  // The provider choice follows from the key's provider generation and context.
+  const impl::PlanOptions options{impl::contraction_uses_blas(s, kWhere)};
   plan_ = s.plan_cache().get_or_prepare<impl::EinsumPlan>(key, [&] {
     impl::EinsumPlan plan;
     plan.program = impl::plan_einsum(spec_, layouts.data(),
-                                     dest_strides_.empty() ? nullptr : dest_strides_.data(), kWhere);
+                                     dest_strides_.empty() ? nullptr : dest_strides_.data(), kWhere, options);
     return plan;
   });
   session_key_ = std::move(key);

@@ -13,14 +13,19 @@ class BatchedSolve final : public Family {
   std::string_view name() const override { return "batched_solve"; }
   std::string_view description() const override {
     return "batched LU + solve X_i = A_i^-1 B_i (n = 2..32, nrhs >= 1, diagonally dominant A): the engine "
-           "under each batch strategy against a LAPACK getrf/getrs loop, raw KokkosBatched LU + SolveLU "
+           "under each batch strategy against a LAPACK gesv (getrf + getrs) loop, raw KokkosBatched LU + "
+           "SolveLU "
            "and NumPy";
   }
   std::vector<ParamSpec> parameters() const override { return solve_params(); }
 
   std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const override {
-    (void)solve_shape(ParamReader(std::string(name()), parameters(), params));
+    const SolveShape s = solve_shape(ParamReader(std::string(name()), parameters(), params));
     std::vector<VariantInfo> out;
+    for (const EngineStrategy& e : engine_strategies()) {
+      out.push_back({e.variant, VariantKind::Engine, "tfbench",
+                     e.strategy ? tfbench::name(*e.strategy) : "auto", engine_solve_refusal(s, ctx, e)});
+    }
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
     out.push_back({"peer:lapack", VariantKind::Peer, "lapack", "", std::nullopt});
     out.push_back({"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()});
@@ -38,6 +43,7 @@ class BatchedSolve final : public Family {
   template <class T>
   std::unique_ptr<Instance> make(const SolveShape& s, const std::string& variant,
                                  const RunContext& ctx) const {
+    if (const EngineStrategy* e = find_engine_strategy(variant)) return make_engine_solve<T>(s, ctx, *e);
     if (variant == "peer:kokkosbatched") return make_kokkos_batched_solve<T>(s, ctx);
     if (variant == "peer:lapack") return make_lapack_loop<T>(s, ctx);
     if (variant == "peer:numpy") return make_numpy_solve<T>(s, ctx);

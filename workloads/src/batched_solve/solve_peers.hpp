@@ -4,10 +4,18 @@
 // np.linalg.solve on the stack. Every variant keeps A and B intact (factors go to scratch).
 
 #include "batched_solve/solve_batch.hpp"
+#include "common/engine_route.hpp"
 
 #include <memory>
 
 namespace tfbench::workloads::batched_solve {
+
+/// The engine under `strategy` (see engine_solve.cpp), and why it cannot run here (asked of the engine).
+template <class T>
+std::unique_ptr<Instance> make_engine_solve(const SolveShape& s, const RunContext& ctx,
+                                            const EngineStrategy& strategy);
+std::optional<std::string> engine_solve_refusal(const SolveShape& s, const RunContext& ctx,
+                                                const EngineStrategy& strategy);
 
 template <class T>
 std::unique_ptr<Instance> make_lapack_loop(const SolveShape& s, const RunContext& ctx);

@@ -6,6 +6,10 @@ ExecSpaceKind engine_space(const RunContext& ctx) {
   return ctx.threads == 1 && is_enabled(ExecSpaceKind::Serial) ? ExecSpaceKind::Serial : ctx.space;
 }
 
+void throw_entry_error(const SessionEntryError& error, const std::string& where) {
+  throw WorkloadError(where + ": session entry failed (" + name(error.kind) + "): " + error.message);
+}
+
 CpuBackend make_backend(const RunContext& ctx) {
   CpuBackendConfig config;
   config.space = ctx.space;

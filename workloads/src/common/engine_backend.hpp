@@ -7,7 +7,6 @@
 #include "tfbench/workloads/family.hpp"
 
 #include <string>
-#include <utility>
 
 namespace tfbench::workloads {
 
@@ -20,15 +19,7 @@ CpuBackend make_backend(const RunContext& ctx);
 /// and its raw peer launch kernels on the same space.
 ExecSpaceKind engine_space(const RunContext& ctx);
 
-/// The value of a session entry, or a WorkloadError naming `where` and the entry error.
-template <class R>
-auto entered(R&& result, const char* where) {
-  if (!result) {
-    throw WorkloadError(std::string(where) + ": session entry failed (" + name(result.error().kind) +
-                        "): " + result.error().message);
-  }
-  if constexpr (!std::is_void<typename std::decay_t<R>::value_type>::value)
-    return std::forward<R>(result).value();
-}
+/// Throws the WorkloadError of a failed session entry, naming `where`.
+[[noreturn]] void throw_entry_error(const SessionEntryError& error, const std::string& where);
 
 }  // namespace tfbench::workloads

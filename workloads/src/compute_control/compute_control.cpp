@@ -2,8 +2,12 @@
 
 #include "common/blas_threads.hpp"
 #include "common/buffer.hpp"
+#include "common/engine_route.hpp"
 #include "compute_control/large_gemm.hpp"
 #include "peers/numpy_runner.hpp"
+
+#include "tfbench/engine/ops/gemm.hpp"
+#include "tfbench/engine/storage/storage.hpp"
 
 #include <cblas.h>
 #include <KokkosBlas3_gemm.hpp>
@@ -64,6 +68,56 @@ class OpenBlasGemm final : public Instance {
   GemmSeeds seeds_;
   int threads_;
   AlignedBuffer<T> a_, b_, c_;
+};
+
+/// engine:gemm: ops::gemm_into on Host tensors in a CpuBackend session like the worker's (the
+/// engine's KokkosBlas route: the BLAS TPL at the session's thread budget on host builds).
+template <class T>
+class EngineGemm final : public Instance {
+  using HostTensor = Tensor<T, DynRank, Host>;
+
+ public:
+  EngineGemm(const GemmShape& s, const RunContext& ctx)
+      : shape_(s),
+        seeds_(gemm_seeds(ctx.seed)),
+        threads_(ctx.threads),
+        backend_(make_backend(ctx)),
+        a_(filled(s.m, s.k, seeds_.a, ctx.threads)),
+        b_(filled(s.k, s.n, seeds_.b, ctx.threads)),
+        c_(HostTensor::zeros({s.m, s.n})) {}
+
+  CheckResult check() override {
+    run();
+    const T* c = c_.data();
+    return check_gemm<T>(shape_, seeds_,
+                         [&](std::int64_t r, std::int64_t col) { return c[col * shape_.m + r]; });
+  }
+  void run() override {
+    // The worker's BLAS runs at its budget already; the engine's route uses it as it is.
+    auto ran = backend_.with_session([this](Session& s) { return ops::gemm_into(s, a_, b_, c_); });
+    if (!ran) throw_entry_error(ran.error(), "compute_control engine:gemm");
+    if (!*ran) throw WorkloadError(std::string("compute_control engine:gemm: ") + ran->error().what());
+    last_ = ran->value();
+  }
+  Work work() const override { return gemm_work(shape_); }
+  std::map<std::string, double> metrics() override {
+    auto m = route_metrics(last_);
+    m["blas_threads"] = static_cast<double>(blas_threads());
+    return m;
+  }
+
+ private:
+  static HostTensor filled(std::int64_t rows, std::int64_t cols, std::uint64_t seed, int threads) {
+    std::vector<T> v(static_cast<std::size_t>(rows * cols));
+    fill_matrix(v.data(), rows, cols, seed, threads);
+    return HostTensor::from_col_major({rows, cols}, std::move(v));
+  }
+  GemmShape shape_;
+  GemmSeeds seeds_;
+  int threads_;
+  CpuBackend backend_;
+  HostTensor a_, b_, c_;
+  ops::BatchRun last_;
 };
 
 /// control:kokkosblas: KokkosBlas::gemm on Views of the worker's space (the BLAS TPL on host
@@ -160,7 +214,8 @@ class ComputeControl final : public Family {
   std::vector<ParamSpec> parameters() const override { return gemm_params(); }
   std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
     (void)gemm_shape(ParamReader(std::string(name()), parameters(), params));
-    return {{"control:kokkosblas", VariantKind::Control, "kokkoskernels", "", std::nullopt},
+    return {{"engine:gemm", VariantKind::Engine, "tfbench", "", std::nullopt},
+            {"control:kokkosblas", VariantKind::Control, "kokkoskernels", "", std::nullopt},
             {"peer:openblas", VariantKind::Peer, "openblas", "", std::nullopt},
             {"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()}};
   }
@@ -175,6 +230,7 @@ class ComputeControl final : public Family {
   template <class T>
   std::unique_ptr<Instance> make(const GemmShape& s, const std::string& variant,
                                  const RunContext& ctx) const {
+    if (variant == "engine:gemm") return std::make_unique<EngineGemm<T>>(s, ctx);
     if (variant == "peer:openblas") return std::make_unique<OpenBlasGemm<T>>(s, ctx);
     if (variant == "control:kokkosblas") {
       return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {

@@ -14,7 +14,8 @@ class ContractionReplay final : public Family {
   std::string_view description() const override {
     return "contractions whose shapes and layouts change from call to call (binary ijk,jkl->il in every "
            "axis order; N-ary matrix chains with transposed operands), driven by fixed, mixed or fresh "
-           "key streams; raw GEMM after a manual permute as the peer";
+           "key streams: the engine's eager einsum, einsums planned through the plan cache and prepared "
+           "replays against raw GEMM after a manual permute";
   }
   std::vector<ParamSpec> parameters() const override {
     return {string_param("kind", "binary: ijk,jkl->il family; nary: ij,jk,kl->il family", "binary",
@@ -27,12 +28,16 @@ class ContractionReplay final : public Family {
   }
   std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
     (void)read(params);
-    return {{"peer:permute_gemm", VariantKind::Peer, "openblas", "", std::nullopt}};
+    return {{"engine:eager", VariantKind::Engine, "tfbench", "", std::nullopt},
+            {"engine:cached", VariantKind::Engine, "tfbench", "", std::nullopt},
+            {"engine:prepared", VariantKind::Engine, "tfbench", "", std::nullopt},
+            {"peer:permute_gemm", VariantKind::Peer, "openblas", "", std::nullopt}};
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const override {
     const StreamSpec spec = read(params);
     if (variant == "peer:permute_gemm") return make_permute_gemm(spec, ctx);
+    if (variant.rfind("engine:", 0) == 0) return make_engine_replay(spec, ctx, variant);
     throw WorkloadError("contraction_replay has no variant '" + variant + "'");
   }
 

@@ -4,6 +4,7 @@
 // Eigen fixed-size matrices instantiated per n, raw KokkosBatched SerialGemm in a parallel_for,
 // and NumPy's matmul on the stacked batch (in its own process).
 
+#include "common/engine_route.hpp"
 #include "packed_small/gemm_batch.hpp"
 
 #include <memory>
@@ -11,6 +12,13 @@
 #include <string>
 
 namespace tfbench::workloads::packed_small {
+
+/// The engine under `strategy` (see engine_gemm.cpp), and why it cannot run here (asked of the engine).
+template <class T>
+std::unique_ptr<Instance> make_engine_gemm(const GemmBatchShape& s, const RunContext& ctx,
+                                           const EngineStrategy& strategy);
+std::optional<std::string> engine_gemm_refusal(const GemmBatchShape& s, const RunContext& ctx,
+                                               const EngineStrategy& strategy);
 
 template <class T>
 std::unique_ptr<Instance> make_blas_loop(const GemmBatchShape& s, const RunContext& ctx);

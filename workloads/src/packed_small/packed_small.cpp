@@ -20,6 +20,10 @@ class PackedSmall final : public Family {
   std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const override {
     const GemmBatchShape s = gemm_batch_shape(ParamReader(std::string(name()), parameters(), params));
     std::vector<VariantInfo> out;
+    for (const EngineStrategy& e : engine_strategies()) {
+      out.push_back({e.variant, VariantKind::Engine, "tfbench",
+                     e.strategy ? tfbench::name(*e.strategy) : "auto", engine_gemm_refusal(s, ctx, e)});
+    }
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
     out.push_back({"peer:openblas", VariantKind::Peer, "openblas", "", std::nullopt});
     out.push_back({"peer:libxsmm", VariantKind::Peer, "libxsmm", "", libxsmm_unavailable(s)});
@@ -39,6 +43,7 @@ class PackedSmall final : public Family {
   template <class T>
   std::unique_ptr<Instance> make(const GemmBatchShape& s, const std::string& variant,
                                  const RunContext& ctx) const {
+    if (const EngineStrategy* e = find_engine_strategy(variant)) return make_engine_gemm<T>(s, ctx, *e);
     if (variant == "peer:kokkosbatched") return make_kokkos_batched<T>(s, ctx);
     if (variant == "peer:openblas") return make_blas_loop<T>(s, ctx);
     if (variant == "peer:libxsmm") return make_libxsmm<T>(s, ctx);

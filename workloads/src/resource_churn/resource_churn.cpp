@@ -117,7 +117,7 @@ class EngineOutputLease final : public ChurnBase<HostTensor> {
         return std::move(lease).publish_host();
       });
     });
-    if (!ok) entered(std::move(ok), "resource_churn engine:output_lease");
+    if (!ok) throw_entry_error(ok.error(), "resource_churn engine:output_lease");
   }
 
   ResourceCounts resources() override {

@@ -55,7 +55,7 @@ class WithSession final : public EmptyEntryBase {
   void run() override {
     for (std::int64_t r = 0; r < repeat_; ++r) {
       auto entered_ok = backend_.with_session([this](Session&) { callback(this); });
-      if (!entered_ok) entered(std::move(entered_ok), "session_overhead engine:with_session");
+      if (!entered_ok) throw_entry_error(entered_ok.error(), "session_overhead engine:with_session");
     }
   }
 
@@ -71,10 +71,10 @@ class HeldReentry final : public EmptyEntryBase {
     // Held per iteration, never across iterations: an instance must not keep its thread inside a
     // session while other variants of the case run (they would be Reentered).
     HeldSession held = backend_.hold();
-    if (!held.ok()) entered(Result<void, SessionEntryError>(unexpected(held.error())), "engine:held_session");
+    if (!held.ok()) throw_entry_error(held.error(), "engine:held_session");
     for (std::int64_t r = 0; r < repeat_; ++r) {
       auto entered_ok = held.with_session([this](Session&) { callback(this); });
-      if (!entered_ok) entered(std::move(entered_ok), "session_overhead engine:held_session");
+      if (!entered_ok) throw_entry_error(entered_ok.error(), "session_overhead engine:held_session");
     }
   }
 

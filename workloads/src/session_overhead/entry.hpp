@@ -21,6 +21,10 @@ std::vector<VariantInfo> empty_variants();
 std::unique_ptr<Instance> make_empty(const OverheadCase& c, const std::string& variant,
                                      const RunContext& ctx);
 
+std::vector<VariantInfo> chain_variants();
+std::unique_ptr<Instance> make_chain(const OverheadCase& c, const std::string& variant,
+                                     const RunContext& ctx);
+
 std::vector<VariantInfo> phase_variants();
 std::unique_ptr<Instance> make_phase(const OverheadCase& c, const std::string& variant,
                                      const RunContext& ctx);

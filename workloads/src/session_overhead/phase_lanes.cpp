@@ -68,7 +68,7 @@ class EnginePhase final : public PhaseBase {
   void run() override {
     // Held per iteration (an instance never keeps its thread inside a session between iterations).
     HeldSession held = backend_.hold();
-    if (!held.ok()) entered(Result<void, SessionEntryError>(unexpected(held.error())), "engine:phase");
+    if (!held.ok()) throw_entry_error(held.error(), "engine:phase");
     const HostView x = x_, y = y_, z = z_;
     const std::int64_t n = n_;
     auto outcome = held.phase([&](Phase& phase) {

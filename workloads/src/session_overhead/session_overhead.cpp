@@ -12,24 +12,31 @@ class SessionOverhead final : public Family {
  public:
   std::string_view name() const override { return "session_overhead"; }
   std::string_view description() const override {
-    return "cost of entering the engine: empty session entry vs an inline call and an empty kernel; "
-           "phase lanes of a held session vs a plain parallel_for";
+    return "cost of entering the engine: empty session entry vs an inline call and an empty kernel; a "
+           "chain of small operations in one session vs separate sessions vs raw kernels; phase lanes of "
+           "a held session vs a plain parallel_for";
   }
   std::vector<ParamSpec> parameters() const override {
-    return {string_param("op", "empty: session entries; phase: phase lanes vs parallel_for", "empty",
-                         {"empty", "phase"}),
+    return {string_param("op",
+                         "empty: session entries; chain: small operations in one session, separate sessions "
+                         "or raw kernels; phase: phase lanes vs parallel_for",
+                         "empty", {"empty", "chain", "phase"}),
             int_param("repeat", "entries per iteration (op=empty)", 1000, 1, 1e8),
-            int_param("elements", "doubles per array of the lane work (op=phase)", 65536, 1, 1e10)};
+            int_param("elements", "doubles per array of the chain and lane work (op=chain, phase)", 65536, 1,
+                      1e10),
+            int_param("chain_length", "operations of a chain (op=chain)", 10, 1, 10000)};
   }
   std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
     const OverheadCase c = read(params);
     if (c.op == "empty") return empty_variants();
+    if (c.op == "chain") return chain_variants();
     return phase_variants();
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const override {
     const OverheadCase c = read(params);
     if (c.op == "empty") return make_empty(c, variant, ctx);
+    if (c.op == "chain") return make_chain(c, variant, ctx);
     return make_phase(c, variant, ctx);
   }
 
@@ -40,6 +47,7 @@ class SessionOverhead final : public Family {
     c.op = p.get_string("op");
     c.repeat = p.get_int("repeat");
     c.elements = p.get_int("elements");
+    c.chain_length = p.get_int("chain_length");
     return c;
   }
 };

@@ -9,6 +9,7 @@
 
 #include "tfbench/engine/ad/var.hpp"
 #include "tfbench/engine/exec/session.hpp"
+#include "tfbench/engine/ops/error.hpp"
 
 namespace tfbench::ad {
 

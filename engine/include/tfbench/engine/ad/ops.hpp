@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "tfbench/engine/ad/var.hpp"
+#include "tfbench/engine/ops/error.hpp"
 #include "tfbench/engine/ops/scalar.hpp"
 
 namespace tfbench::ad {
@@ -61,7 +62,8 @@ Var<T> einsum(Session& s, std::string_view spec, const Var<T>& a, const More&...
 }
 
 template <class T>
-Var<T> tensordot(Session& s, const Var<T>& a, const Var<T>& b, Span<const int> axes_a, Span<const int> axes_b);
+Var<T> tensordot(Session& s, const Var<T>& a, const Var<T>& b, Span<const int> axes_a,
+                 Span<const int> axes_b);
 template <class T>
 Var<T> tensordot(Session& s, const Var<T>& a, const Var<T>& b, std::initializer_list<int> axes_a,
                  std::initializer_list<int> axes_b) {

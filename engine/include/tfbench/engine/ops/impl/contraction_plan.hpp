@@ -100,11 +100,18 @@ struct ContractionProgram {
 /// Work per batch item (multiply-adds) up to which the direct kernel beats packing + GEMM.
 inline constexpr index_t kDirectItemWork = 2048;
 
+/// What the session's provider selection allows a plan to use.
+struct PlanOptions {
+  /// GEMM steps may call the BLAS provider (an independent runtime: not inside outer fan-out).
+  /// Without it every contracted step runs the direct kernel on the session's own space.
+  bool blas = true;
+};
+
 /// Plans `out = contract(a, b)`. `out_labels` are the destination's labels; `dest_strides` its
 /// strides over them, or null to let the plan choose a compact layout (result_labels says which).
 ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& b,
                                const LabelList& out_labels, const LabelExtents& extents,
-                               const index_t* dest_strides);
+                               const index_t* dest_strides, PlanOptions options = {});
 
 /// Plans `out = a` with labels permuted, summed or taken on the diagonal (one-operand einsum).
 ContractionProgram plan_unary(const ContractOperand& a, const LabelList& out_labels,

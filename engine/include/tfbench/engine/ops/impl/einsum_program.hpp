@@ -31,7 +31,7 @@ struct EinsumProgram {
 /// Plans `spec` over operand layouts. `dest_strides` are the destination's strides over
 /// spec.output (null: compact column-major). Throws OpError on any inconsistency; nothing runs.
 EinsumProgram plan_einsum(const ops::EinsumSpec& spec, const RawLayout* inputs, const index_t* dest_strides,
-                          const char* where);
+                          const char* where, PlanOptions options = {});
 
 /// The shape of spec's output for these operand layouts (validates like plan_einsum).
 DimList einsum_output_shape(const ops::EinsumSpec& spec, const RawLayout* inputs, const char* where);

@@ -20,6 +20,7 @@ namespace tfbench::impl {
 struct OpContext {
   ExecTarget target;
   ScratchArena* scratch = nullptr;
+  bool blas = true;  // contractions may call the BLAS provider (see contraction_options)
 };
 
 /// A destination: element zero, dtype, memory, and its layout (compact column-major when `compact`).

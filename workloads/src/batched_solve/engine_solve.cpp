@@ -1,0 +1,121 @@
+// engine:<strategy>: ops::batched_solve_into on Host tensors A [n, n, batch], B and X [n, nrhs, batch]
+// of a CpuBackend session like the worker's, declaring Pivoting::None (the inputs are diagonally
+// dominant: every route, KokkosBatched's unpivoted LU included, is then correct); A and B stay
+// intact. The strategy is forced per operation or left to the backend's Auto; the route a run took
+// is in the metrics.
+
+#include "batched_solve/solve_peers.hpp"
+#include "common/engine_backend.hpp"
+#include "common/engine_route.hpp"
+
+#include "tfbench/engine/ops/batched_solve.hpp"
+#include "tfbench/engine/storage/storage.hpp"
+
+namespace tfbench::workloads::batched_solve {
+namespace {
+
+template <class T>
+using HostTensor = Tensor<T, DynRank, Host>;
+
+template <class T>
+struct System {
+  HostTensor<T> a, b, x;
+};
+
+template <class T>
+System<T> make_system(const SolveShape& s, const SolveSeeds& seeds, int threads) {
+  std::vector<T> a(s.a_elements()), b(s.b_elements());
+  fill_system(a.data(), b.data(), s, seeds, threads);
+  return {HostTensor<T>::from_col_major({s.n, s.n, s.batch}, std::move(a)),
+          HostTensor<T>::from_col_major({s.n, s.nrhs, s.batch}, std::move(b)),
+          HostTensor<T>::zeros({s.n, s.nrhs, s.batch})};
+}
+
+ops::BatchedOptions solve_options(const EngineStrategy& strategy) {
+  ops::BatchedOptions o = batched_options(strategy);
+  o.pivoting = ops::Pivoting::None;
+  return o;
+}
+
+template <class T>
+class EngineSolve final : public Instance {
+ public:
+  EngineSolve(const SolveShape& s, const RunContext& ctx, const EngineStrategy& strategy)
+      : shape_(s),
+        seeds_(solve_seeds(ctx.seed)),
+        variant_(strategy.variant),
+        options_(solve_options(strategy)),
+        backend_(make_backend(ctx)),
+        sys_(make_system<T>(s, seeds_, ctx.threads)) {}
+
+  CheckResult check() override {
+    run();
+    const T* x = sys_.x.data();
+    return check_solve<T>(shape_, seeds_, [&](std::int64_t i, int r, int j) {
+      return x[static_cast<std::size_t>(i) * shape_.b_stride() + static_cast<std::size_t>(j) * shape_.n + r];
+    });
+  }
+
+  void run() override {
+    auto ran = backend_.with_session(
+        [this](Session& s) { return ops::batched_solve_into(s, sys_.a, sys_.b, sys_.x, options_); });
+    if (!ran) throw_entry_error(ran.error(), "batched_solve " + variant_);
+    if (!*ran) throw WorkloadError("batched_solve " + variant_ + ": " + ran->error().what());
+    last_ = ran->value();
+  }
+
+  Work work() const override { return solve_work(shape_); }
+
+  ResourceCounts resources() override {
+    const PoolStats before = backend_.host_pool()->stats();
+    run();
+    const PoolStats after = backend_.host_pool()->stats();
+    ResourceCounts r;
+    r.allocations = static_cast<double>(after.misses - before.misses);
+    r.pool_hits = static_cast<double>(after.hits - before.hits);
+    r.bytes_retained = static_cast<double>(after.bytes_cached);
+    return r;
+  }
+
+  std::map<std::string, double> metrics() override { return route_metrics(last_); }
+
+ private:
+  SolveShape shape_;
+  SolveSeeds seeds_;
+  std::string variant_;
+  ops::BatchedOptions options_;
+  CpuBackend backend_;
+  System<T> sys_;
+  ops::BatchRun last_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Instance> make_engine_solve(const SolveShape& s, const RunContext& ctx,
+                                            const EngineStrategy& strategy) {
+  return std::make_unique<EngineSolve<T>>(s, ctx, strategy);
+}
+template std::unique_ptr<Instance> make_engine_solve<double>(const SolveShape&, const RunContext&,
+                                                             const EngineStrategy&);
+template std::unique_ptr<Instance> make_engine_solve<float>(const SolveShape&, const RunContext&,
+                                                            const EngineStrategy&);
+
+std::optional<std::string> engine_solve_refusal(const SolveShape& s, const RunContext& ctx,
+                                                const EngineStrategy& strategy) {
+  SolveShape tiny = s;
+  tiny.batch = 2;
+  const std::string key = "batched_solve|" + strategy.variant + "|" + std::to_string(s.n) + "|" +
+                          std::to_string(s.nrhs) + "|" + std::to_string(s.element_size);
+  return engine_refusal(key, ctx, [&](Session& session) {
+    const SolveSeeds seeds{1, 2};
+    if (s.element_size == 4) {
+      auto sys = make_system<float>(tiny, seeds, 1);
+      return ops::batched_solve_into(session, sys.a, sys.b, sys.x, solve_options(strategy));
+    }
+    auto sys = make_system<double>(tiny, seeds, 1);
+    return ops::batched_solve_into(session, sys.a, sys.b, sys.x, solve_options(strategy));
+  });
+}
+
+}  // namespace tfbench::workloads::batched_solve

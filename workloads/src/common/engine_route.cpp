@@ -1,0 +1,71 @@
+#include "common/engine_route.hpp"
+
+#include "common/engine_backend.hpp"
+
+#include <Kokkos_Core.hpp>
+
+#include <mutex>
+
+namespace tfbench::workloads {
+
+const std::vector<EngineStrategy>& engine_strategies() {
+  static const std::vector<EngineStrategy> all = {
+      {"engine:auto", std::nullopt},
+      {"engine:sequential", BatchStrategy::Sequential},
+      {"engine:outer_parallel", BatchStrategy::OuterParallel},
+      {"engine:provider_items", BatchStrategy::ProviderItems},
+      {"engine:whole_batch_vendor", BatchStrategy::WholeBatchVendor},
+  };
+  return all;
+}
+
+const EngineStrategy* find_engine_strategy(const std::string& variant) {
+  for (const auto& s : engine_strategies()) {
+    if (s.variant == variant) return &s;
+  }
+  return nullptr;
+}
+
+ops::BatchedOptions batched_options(const EngineStrategy& s) {
+  ops::BatchedOptions o;
+  if (s.strategy) o.policy = BatchPolicy{*s.strategy, BatchThresholds{}};
+  return o;
+}
+
+std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
+  return {{"route.lanes", static_cast<double>(run.lanes)},
+          {"route.items", static_cast<double>(run.items)},
+          {std::string("route.strategy.") + name(run.strategy), 1.0},
+          {std::string("route.provider.") + ops::name(run.provider), 1.0}};
+}
+
+std::optional<std::string> engine_refusal(
+    const std::string& key, const RunContext& ctx,
+    const std::function<Result<ops::BatchRun, ops::BatchedError>(Session&)>& op) {
+  if (!Kokkos::is_initialized()) return std::nullopt;
+  static std::mutex mutex;
+  static std::map<std::string, std::optional<std::string>> cache;
+  const std::string full_key = key + "|" + name(ctx.space) + "|" + std::to_string(ctx.threads);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto it = cache.find(full_key);
+    if (it != cache.end()) return it->second;
+  }
+  std::optional<std::string> why;
+  try {
+    CpuBackend backend = make_backend(ctx);
+    auto ran = backend.with_session([&](Session& s) { return op(s); });
+    if (!ran) {
+      why = std::string("session entry failed: ") + ran.error().message;
+    } else if (!*ran) {
+      why = ran->error().what();
+    }
+  } catch (const std::exception& e) {
+    why = e.what();
+  }
+  std::lock_guard<std::mutex> lock(mutex);
+  cache[full_key] = why;
+  return why;
+}
+
+}  // namespace tfbench::workloads

@@ -1,0 +1,135 @@
+// engine:<strategy>: ops::batched_gemm_into on Host tensors of a CpuBackend session like the worker's
+// (its space and thread budget), with the strategy forced per operation or left to the backend's
+// Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided view
+// (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
+
+#include "common/engine_backend.hpp"
+#include "common/engine_route.hpp"
+#include "packed_small/gemm_peers.hpp"
+
+#include "tfbench/engine/ops/batched_gemm.hpp"
+#include "tfbench/engine/storage/storage.hpp"
+
+namespace tfbench::workloads::packed_small {
+namespace {
+
+template <class T>
+using HostTensor = Tensor<T, DynRank, Host>;
+
+template <class T>
+HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int threads, bool fill) {
+  std::vector<T> data(s.elements(), T(0));
+  if (fill) fill_operand(data.data(), s, seed, threads);
+  return HostTensor<T>::from_col_major({s.ld, s.n, s.batch}, std::move(data));
+}
+
+/// The [n, n, batch] items of a padded owner (the owner itself when packed).
+template <class T>
+TensorView<T, DynRank, Host> items(const HostTensor<T>& t, const GemmBatchShape& s) {
+  const Index shape[] = {s.n, s.n, s.batch};
+  const Index strides[] = {1, s.ld, s.stride};
+  return t.strided_view(Span<const Index>(shape, 3), Span<const Index>(strides, 3));
+}
+template <class T>
+TensorViewMut<T, DynRank, Host> items_mut(HostTensor<T>& t, const GemmBatchShape& s) {
+  const Index shape[] = {s.n, s.n, s.batch};
+  const Index strides[] = {1, s.ld, s.stride};
+  return t.strided_view_mut(Span<const Index>(shape, 3), Span<const Index>(strides, 3));
+}
+
+template <class T>
+Result<ops::BatchRun, ops::BatchedError> run_gemm(Session& session, const GemmBatchShape& s,
+                                                  const HostTensor<T>& a, const HostTensor<T>& b,
+                                                  HostTensor<T>& c, const ops::BatchedOptions& options) {
+  const auto av = items(a, s);
+  const auto bv = items(b, s);
+  auto cv = items_mut(c, s);
+  return ops::batched_gemm_into(session, av, bv, cv, 1.0, 0.0, options);
+}
+
+template <class T>
+class EngineGemm final : public Instance {
+ public:
+  EngineGemm(const GemmBatchShape& s, const RunContext& ctx, const EngineStrategy& strategy)
+      : shape_(s),
+        seeds_(gemm_batch_seeds(ctx.seed)),
+        variant_(strategy.variant),
+        options_(batched_options(strategy)),
+        backend_(make_backend(ctx)),
+        a_(padded_batch<T>(s, seeds_.a, ctx.threads, true)),
+        b_(padded_batch<T>(s, seeds_.b, ctx.threads, true)),
+        c_(padded_batch<T>(s, 0, ctx.threads, false)) {}
+
+  CheckResult check() override {
+    run();
+    const T* c = c_.data();
+    return check_gemm_batch<T>(shape_, seeds_,
+                               [&](std::int64_t i, int r, int col) { return c[shape_.offset(i, r, col)]; });
+  }
+
+  void run() override {
+    auto ran =
+        backend_.with_session([this](Session& s) { return run_gemm(s, shape_, a_, b_, c_, options_); });
+    if (!ran) throw_entry_error(ran.error(), "packed_small " + variant_);
+    if (!*ran) throw WorkloadError("packed_small " + variant_ + ": " + ran->error().what());
+    last_ = ran->value();
+  }
+
+  Work work() const override { return gemm_batch_work(shape_); }
+
+  ResourceCounts resources() override {
+    const PoolStats before = backend_.host_pool()->stats();
+    run();
+    const PoolStats after = backend_.host_pool()->stats();
+    ResourceCounts r;
+    r.allocations = static_cast<double>(after.misses - before.misses);
+    r.pool_hits = static_cast<double>(after.hits - before.hits);
+    r.bytes_retained = static_cast<double>(after.bytes_cached);
+    return r;
+  }
+
+  std::map<std::string, double> metrics() override { return route_metrics(last_); }
+
+ private:
+  GemmBatchShape shape_;
+  GemmBatchSeeds seeds_;
+  std::string variant_;
+  ops::BatchedOptions options_;
+  CpuBackend backend_;
+  HostTensor<T> a_, b_, c_;
+  ops::BatchRun last_;
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Instance> make_engine_gemm(const GemmBatchShape& s, const RunContext& ctx,
+                                           const EngineStrategy& strategy) {
+  return std::make_unique<EngineGemm<T>>(s, ctx, strategy);
+}
+template std::unique_ptr<Instance> make_engine_gemm<double>(const GemmBatchShape&, const RunContext&,
+                                                            const EngineStrategy&);
+template std::unique_ptr<Instance> make_engine_gemm<float>(const GemmBatchShape&, const RunContext&,
+                                                           const EngineStrategy&);
+
+std::optional<std::string> engine_gemm_refusal(const GemmBatchShape& s, const RunContext& ctx,
+                                               const EngineStrategy& strategy) {
+  // The case's item shape and layout on a two-item batch.
+  GemmBatchShape tiny = s;
+  tiny.batch = 2;
+  const std::string key = "packed_small|" + strategy.variant + "|" + std::to_string(s.n) + "|" +
+                          std::to_string(s.ld) + "|" + std::to_string(s.element_size);
+  return engine_refusal(key, ctx, [&](Session& session) {
+    const auto options = batched_options(strategy);
+    if (s.element_size == 4) {
+      auto a = padded_batch<float>(tiny, 1, 1, true), b = padded_batch<float>(tiny, 2, 1, true),
+           c = padded_batch<float>(tiny, 0, 1, false);
+      return run_gemm(session, tiny, a, b, c, options);
+    }
+    auto a = padded_batch<double>(tiny, 1, 1, true), b = padded_batch<double>(tiny, 2, 1, true),
+         c = padded_batch<double>(tiny, 0, 1, false);
+    return run_gemm(session, tiny, a, b, c, options);
+  });
+}
+
+}  // namespace tfbench::workloads::packed_small
