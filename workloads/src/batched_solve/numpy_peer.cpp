@@ -30,6 +30,7 @@ class NumpySolve final : public Instance {
   }
   void run() override { last_ = op_.run(); }
   std::optional<double> self_timed_seconds() const override { return last_; }
+  ResourceCounts resources() override { return numpy_resources(); }
   Work work() const override { return solve_work(shape_); }
   std::map<std::string, double> metrics() override {
     return {{"numpy_blas_threads_requested", static_cast<double>(requested_)},

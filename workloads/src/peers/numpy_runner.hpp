@@ -4,8 +4,12 @@
 // shared file in /dev/shm; the Python side copies them into its own arrays and times the NumPy
 // call alone with time.perf_counter_ns, so the round trip is never part of a sample.
 
+#include "tfbench/workloads/family.hpp"
+
 #include <sys/types.h>
+
 #include <cstddef>
+#include <limits>
 #include <map>
 #include <mutex>
 #include <optional>
@@ -57,6 +61,14 @@ class NumpyRunner {
   NumpyInfo info_;
   bool probed_ = false;
 };
+
+/// Resources of a NumPy variant: allocations happen inside Python and are not counted (NaN); no
+/// transfers.
+inline ResourceCounts numpy_resources() {
+  ResourceCounts r;
+  r.allocations = r.pool_hits = r.bytes_retained = std::numeric_limits<double>::quiet_NaN();
+  return r;
+}
 
 /// A /dev/shm file mapped into this process and named to the Python side.
 class SharedFile {
