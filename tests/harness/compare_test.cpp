@@ -124,3 +124,27 @@ TEST_CASE("files are matched on case, threads and space; failures are regression
   CHECK_THROWS_AS(compare_results(base, other, CompareSettings{}), CompareError);
   CHECK_THROWS_AS(compare_results(base, file_of("d.h5", {}), CompareSettings{}), CompareError);
 }
+
+TEST_CASE("a case repeated over a file's runs pools its samples; a failure in any run wins", "[compare]") {
+  ResultsFile rounds =
+      file_of("rounds.h5", {row("fake/n=1/engine", 1, {1.0, 1.1}), row("fake/n=1/peer", 1, {2.0})});
+  RunData second;
+  second.info.run_id = "round-2";
+  second.results = {row("fake/n=1/engine", 1, {0.9, 1.2}), row("fake/n=1/peer", 1, {}, "crashed")};
+  rounds.runs.push_back(second);
+  const ResultsFile base = file_of(
+      "base.h5", {row("fake/n=1/engine", 1, around(1.0, 6)), row("fake/n=1/peer", 1, around(2.0, 6))});
+  const CompareReport r = compare_results(base, rounds, CompareSettings{});
+  REQUIRE(r.rows.size() == 2);
+  for (const auto& c : r.rows) {
+    if (c.variant == "engine") {
+      CHECK(c.new_samples == 4);  // 2 + 2 pooled
+      CHECK(c.judgement.verdict == Verdict::NoChange);
+    } else {
+      CHECK(c.new_status == "crashed");
+      CHECK(c.judgement.verdict == Verdict::Regression);
+    }
+  }
+  REQUIRE(r.notes.size() == 1);
+  CHECK_THAT(r.notes[0], Catch::Contains("pooled"));
+}

@@ -12,8 +12,8 @@ namespace impl {
 namespace {
 
 struct Counters {
-  std::atomic<std::uint64_t> unary{0}, elementwise_product{0}, all_batch{0}, direct{0}, gemm{0}, gemm_loop{0},
-      gemm_calls{0}, borrowed{0}, packed{0}, via_scratch{0};
+  std::atomic<std::uint64_t> unary{0}, elementwise_product{0}, all_batch{0}, direct{0}, gemm{0},
+      batched_gemm{0}, gemm_calls{0}, borrowed{0}, packed{0}, via_scratch{0};
 };
 Counters& counters() {
   static Counters c;
@@ -28,9 +28,9 @@ int rank_of(const DimList& e) {
 }
 
 template <class T>
-const T* run_pack(const ExecTarget& target, const PackStep& pack, const T* src, ScratchArena& scratch) {
+const T* run_pack(const ExecTarget& target, const PackStep& pack, const T* src, ScratchArena* scratch) {
   if (pack.kind == PackStep::Kind::None) return src;
-  T* dst = scratch.take<T>(pack.elements);
+  T* dst = scratch->take<T>(pack.elements);
   if (pack.kind == PackStep::Kind::Copy) {
     run_unary<T>(target, UnaryKind::Copy, T(1), pack.shape.data(), rank_of(pack.shape),
                  {dst, pack.out.data()}, {src, pack.in.data()});
@@ -42,33 +42,42 @@ const T* run_pack(const ExecTarget& target, const PackStep& pack, const T* src, 
 }
 
 template <class T>
-void run_gemms(const ExecTarget& target, const ContractionProgram& p, const T* a, const T* b, T* c) {
-  const T* first = p.first_is_a ? a : b;
-  const T* second = p.first_is_a ? b : a;
-  const StrideList& s_first = p.first_is_a ? p.batch.a : p.batch.b;
-  const StrideList& s_second = p.first_is_a ? p.batch.b : p.batch.a;
+void run_gemms(const OpContext& ctx, const ContractionProgram& p, const T* a, const T* b, T* c) {
   const int r = rank_of(p.batch.shape);
+  if (r == 0) {
+    large_gemm<T>(ctx.target, p.gm, p.gn, p.gk, a, p.a_form, b, p.b_form, c, p.c_form);
+    bump(counters().gemm_calls);
+    return;
+  }
+  // The innermost merged batch axis goes to one batched call; any further axes loop here.
+  const index_t count = p.batch.shape[0];
   DimList idx;
   idx.resize(r, 0);
-  index_t of = 0, os = 0, oc = 0;
+  index_t oa = 0, ob = 0, oc = 0;
   std::uint64_t calls = 0;
   while (true) {
-    run_gemm<T>(target, p.trans_first, p.trans_second, p.gm, p.gn, p.gk, T(1), first + of, second + os, T(0),
-                c + oc);
-    ++calls;
-    int d = 0;
+    if (ctx.session) {
+      batched_gemm_items<T>(*ctx.session, p.gm, p.gn, p.gk, count, a + oa, p.a_form, p.batch.a[0], b + ob,
+                            p.b_form, p.batch.b[0], c + oc, p.c_form, p.batch.out[0]);
+      ++calls;
+    } else {
+      for (index_t i = 0; i < count; ++i, ++calls)
+        large_gemm<T>(ctx.target, p.gm, p.gn, p.gk, a + oa + i * p.batch.a[0], p.a_form,
+                      b + ob + i * p.batch.b[0], p.b_form, c + oc + i * p.batch.out[0], p.c_form);
+    }
+    int d = 1;
     for (; d < r; ++d) {
       ++idx[d];
-      of += s_first[d];
-      os += s_second[d];
+      oa += p.batch.a[d];
+      ob += p.batch.b[d];
       oc += p.batch.out[d];
       if (idx[d] < p.batch.shape[d]) break;
-      of -= s_first[d] * p.batch.shape[d];
-      os -= s_second[d] * p.batch.shape[d];
+      oa -= p.batch.a[d] * p.batch.shape[d];
+      ob -= p.batch.b[d] * p.batch.shape[d];
       oc -= p.batch.out[d] * p.batch.shape[d];
       idx[d] = 0;
     }
-    if (d == r) break;
+    if (d >= r) break;
   }
   bump(counters().gemm_calls, calls);
 }
@@ -76,8 +85,9 @@ void run_gemms(const ExecTarget& target, const ContractionProgram& p, const T* a
 }  // namespace
 
 template <class T>
-void run_contraction(const ExecTarget& target, const ContractionProgram& p, const T* a, const T* b, T* dest,
-                     ScratchArena& scratch) {
+void run_contraction(const OpContext& ctx, const ContractionProgram& p, const T* a, const T* b, T* dest) {
+  const ExecTarget& target = ctx.target;
+  ScratchArena* scratch = ctx.scratch;
   if (p.empty) return;
   if (p.zero) {
     return run_fill<T>(target, T(0), p.dest.shape.data(), rank_of(p.dest.shape), {dest, p.dest.out.data()});
@@ -110,10 +120,10 @@ void run_contraction(const ExecTarget& target, const ContractionProgram& p, cons
                                     {eb, p.outer.b.data()}, p.inner.shape.data(), rank_of(p.inner.shape),
                                     p.inner.a.data(), p.inner.b.data());
     case ContractionRoute::Gemm:
-    case ContractionRoute::GemmLoop: {
-      bump(p.route == ContractionRoute::Gemm ? counters().gemm : counters().gemm_loop);
-      T* c = p.out_via_scratch ? scratch.take<T>(p.out_scratch_elements) : dest;
-      run_gemms<T>(target, p, ea, eb, c);
+    case ContractionRoute::BatchedGemm: {
+      bump(p.route == ContractionRoute::Gemm ? counters().gemm : counters().batched_gemm);
+      T* c = p.out_via_scratch ? scratch->take<T>(p.out_scratch_elements) : dest;
+      run_gemms<T>(ctx, p, ea, eb, c);
       if (p.out_via_scratch) {
         bump(counters().via_scratch);
         run_unary<T>(target, UnaryKind::Copy, T(1), p.finish.shape.data(), rank_of(p.finish.shape),
@@ -127,25 +137,22 @@ void run_contraction(const ExecTarget& target, const ContractionProgram& p, cons
 }
 
 template <class T>
-void run_einsum(const ExecTarget& target, const EinsumProgram& program, const T* const* inputs, T* dest,
-                ScratchArena& scratch) {
+void run_einsum(const OpContext& ctx, const EinsumProgram& program, const T* const* inputs, T* dest) {
   // Values: the borrowed inputs, then intermediates in scratch as their steps produce them.
   FixedVec<const T*, 2 * kMaxOpRank> values;
   for (int i = 0; i < program.inputs; ++i) values.push_back(inputs[i]);
   std::size_t next_intermediate = 0;
   for (const EinsumStep& step : program.steps) {
     T* out = dest;
-    if (step.result >= 0) out = scratch.take<T>(program.intermediate_elements[next_intermediate++]);
-    run_contraction<T>(target, step.program, values[step.lhs], step.rhs >= 0 ? values[step.rhs] : nullptr,
-                       out, scratch);
+    if (step.result >= 0) out = ctx.scratch->take<T>(program.intermediate_elements[next_intermediate++]);
+    run_contraction<T>(ctx, step.program, values[step.lhs], step.rhs >= 0 ? values[step.rhs] : nullptr, out);
     if (step.result >= 0) values.push_back(out);
   }
 }
 
 #define TFBENCH_OPS_CONTRACTION_INSTANTIATE(T)                                                           \
-  template void run_contraction<T>(const ExecTarget&, const ContractionProgram&, const T*, const T*, T*, \
-                                   ScratchArena&);                                                       \
-  template void run_einsum<T>(const ExecTarget&, const EinsumProgram&, const T* const*, T*, ScratchArena&);
+  template void run_contraction<T>(const OpContext&, const ContractionProgram&, const T*, const T*, T*); \
+  template void run_einsum<T>(const OpContext&, const EinsumProgram&, const T* const*, T*);
 TFBENCH_OPS_CONTRACTION_INSTANTIATE(float)
 TFBENCH_OPS_CONTRACTION_INSTANTIATE(double)
 TFBENCH_OPS_CONTRACTION_INSTANTIATE(Kokkos::complex<double>)
@@ -163,7 +170,7 @@ ContractionStats contraction_stats() {
   s.all_batch = ld(c.all_batch);
   s.direct = ld(c.direct);
   s.gemm = ld(c.gemm);
-  s.gemm_loop = ld(c.gemm_loop);
+  s.batched_gemm = ld(c.batched_gemm);
   s.gemm_calls = ld(c.gemm_calls);
   s.borrowed_operands = ld(c.borrowed);
   s.packed_operands = ld(c.packed);
@@ -173,7 +180,7 @@ ContractionStats contraction_stats() {
 
 void reset_contraction_stats() {
   auto& c = impl::counters();
-  for (auto* v : {&c.unary, &c.elementwise_product, &c.all_batch, &c.direct, &c.gemm, &c.gemm_loop,
+  for (auto* v : {&c.unary, &c.elementwise_product, &c.all_batch, &c.direct, &c.gemm, &c.batched_gemm,
                   &c.gemm_calls, &c.borrowed, &c.packed, &c.via_scratch})
     v->store(0, std::memory_order_relaxed);
 }

@@ -11,8 +11,6 @@ namespace {
 using ops::OpError;
 using ops::OpErrorCode;
 
-enum class Fit { None, Normal, Transposed };
-
 /// Stride of `label` in an operand, 0 when the operand lacks it (broadcast).
 index_t stride_in(const ContractOperand& op, char label) {
   const int i = op.labels.find(label);
@@ -40,25 +38,48 @@ LabelList memory_order(const LabelList& group, const ContractOperand& op) {
   return sorted;
 }
 
-/// True when `strides_of(label)` over rows then cols is exactly compact column-major.
-template <class StrideOf>
-bool compact_run(const LabelList& first, const LabelList& second, const LabelExtents& ext,
-                 StrideOf stride_of) {
-  index_t expect = 1;
-  for (const LabelList* group : {&first, &second}) {
-    for (char l : *group) {
-      if (stride_of(l) != expect) return false;
-      expect *= ext[l];
-    }
-  }
-  return true;
-}
+/// A group of labels as one matrix dimension: its labels must step through memory as one axis
+/// (each label's stride is the previous one's times its extent). `stride` is that axis's stride.
+struct Collapsed {
+  bool ok = true;
+  bool empty = true;
+  index_t stride = 0;
+};
 
 template <class StrideOf>
-Fit fit_matrix(const LabelList& rows, const LabelList& cols, const LabelExtents& ext, StrideOf stride_of) {
-  if (compact_run(rows, cols, ext, stride_of)) return Fit::Normal;
-  if (compact_run(cols, rows, ext, stride_of)) return Fit::Transposed;
-  return Fit::None;
+Collapsed collapse(const LabelList& group, const LabelExtents& ext, StrideOf stride_of) {
+  Collapsed c;
+  if (group.empty()) return c;
+  c.empty = false;
+  c.stride = stride_of(group[0]);
+  index_t expect = c.stride;
+  for (char l : group) {
+    if (stride_of(l) != expect || expect <= 0) {
+      c.ok = false;
+      return c;
+    }
+    expect *= ext[l];
+  }
+  return c;
+}
+
+/// How BLAS can take an operand [rows, cols] whose row labels are `rows` and column labels `cols`:
+/// column-major with a leading dimension (rs == 1, cs >= rows) or row-major (cs == 1, rs >= cols).
+/// The strides are those the GEMM call receives; an empty group gets the stride that keeps the
+/// matrix BLAS-shaped. Anything else (`ok` false) is packed first.
+template <class StrideOf>
+MatrixForm matrix_form(const LabelList& rows, const LabelList& cols, const LabelExtents& ext,
+                       StrideOf stride_of) {
+  const Collapsed r = collapse(rows, ext, stride_of), c = collapse(cols, ext, stride_of);
+  MatrixForm f;
+  if (!r.ok || !c.ok) return f;
+  const index_t nr = product(rows, ext), nc = product(cols, ext);
+  f.rs = r.empty ? (!c.empty && c.stride == 1 ? nc : 1) : r.stride;
+  f.cs = c.empty ? (f.rs == 1 ? nr : 1) : c.stride;
+  const bool col_major = f.rs == 1 && (nc <= 1 || f.cs >= nr);
+  const bool row_major = f.cs == 1 && (nr <= 1 || f.rs >= nc);
+  f.ok = col_major || row_major;
+  return f;
 }
 
 /// Appends the compact column-major strides of `labels` (in that order) to a stride table.
@@ -135,8 +156,8 @@ const char* name(ContractionRoute route) {
       return "direct";
     case ContractionRoute::Gemm:
       return "gemm";
-    case ContractionRoute::GemmLoop:
-      return "gemm_loop";
+    case ContractionRoute::BatchedGemm:
+      return "batched_gemm";
   }
   return "unknown";
 }
@@ -361,7 +382,7 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
   }
 
   // GEMM lowering: choose label orders within M, N, K so that as much as possible is borrowed.
-  p.route = batch.empty() ? ContractionRoute::Gemm : ContractionRoute::GemmLoop;
+  p.route = batch.empty() ? ContractionRoute::Gemm : ContractionRoute::BatchedGemm;
   const bool reduce_a = !sum_a.empty(), reduce_b = !sum_b.empty();
   ContractOperand dest_op;  // the destination as an operand, for fitting
   if (!free_layout) {
@@ -391,21 +412,22 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
   const index_t size_c = product(m, ext) * product(n, ext) * product(batch, ext);
   index_t best_cost = -1;
   LabelList bm, bn, bk;
-  Fit best_fa = Fit::None, best_fb = Fit::None, best_fc = Fit::None;
+  MatrixForm best_fa, best_fb, best_fc;
   for (int im = 0; im < nm; ++im) {
     for (int in = 0; in < nn; ++in) {
       for (int ik = 0; ik < nk; ++ik) {
-        const Fit fa = reduce_a
-                           ? Fit::None
-                           : fit_matrix(m_cand[im], k_cand[ik], ext, [&](char l) { return stride_in(a, l); });
-        const Fit fb = reduce_b
-                           ? Fit::None
-                           : fit_matrix(k_cand[ik], n_cand[in], ext, [&](char l) { return stride_in(b, l); });
-        const Fit fc = free_layout
-                           ? Fit::Normal
-                           : fit_matrix(m_cand[im], n_cand[in], ext, [&](char l) { return dest_stride(l); });
-        const index_t cost = (fa == Fit::None ? size_a : 0) + (fb == Fit::None ? size_b : 0) +
-                             (fc == Fit::None ? 2 * size_c : 0);
+        const MatrixForm fa =
+            reduce_a ? MatrixForm{}
+                     : matrix_form(m_cand[im], k_cand[ik], ext, [&](char l) { return stride_in(a, l); });
+        const MatrixForm fb =
+            reduce_b ? MatrixForm{}
+                     : matrix_form(k_cand[ik], n_cand[in], ext, [&](char l) { return stride_in(b, l); });
+        MatrixForm fc;
+        if (free_layout)
+          fc.ok = true;
+        else
+          fc = matrix_form(m_cand[im], n_cand[in], ext, [&](char l) { return dest_stride(l); });
+        const index_t cost = (fa.ok ? 0 : size_a) + (fb.ok ? 0 : size_b) + (fc.ok ? 0 : 2 * size_c);
         if (best_cost < 0 || cost < best_cost) {
           best_cost = cost;
           bm = m_cand[im];
@@ -422,20 +444,22 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
   // Batch labels in the destination's memory order (streaming writes across items).
   LabelList border = free_layout ? batch : memory_order(batch, dest_op);
   if (free_layout) set_free_layout(concat(bm, bn, border));
+  const index_t mm = product(bm, ext), nn_ = product(bn, ext), kk = product(bk, ext);
+  const MatrixForm packed_a{true, 1, mm}, packed_b{true, 1, kk}, packed_c{true, 1, mm};
 
   if (reduce_a) {
     p.pack_a = reduce_pack(a, sum_a, concat(bm, bk, border), ext, &table_a);
-    best_fa = Fit::Normal;
-  } else if (best_fa == Fit::None) {
+    best_fa = packed_a;
+  } else if (!best_fa.ok) {
     p.pack_a = copy_pack(a, concat(bm, bk, border), ext, &table_a);
-    best_fa = Fit::Normal;
+    best_fa = packed_a;
   }
   if (reduce_b) {
     p.pack_b = reduce_pack(b, sum_b, concat(bk, bn, border), ext, &table_b);
-    best_fb = Fit::Normal;
-  } else if (best_fb == Fit::None) {
+    best_fb = packed_b;
+  } else if (!best_fb.ok) {
     p.pack_b = copy_pack(b, concat(bk, bn, border), ext, &table_b);
-    best_fb = Fit::Normal;
+    best_fb = packed_b;
   }
   a_eff = effective(a, p.pack_a, table_a);
   b_eff = effective(b, p.pack_b, table_b);
@@ -443,7 +467,9 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
   count_pack(p.pack_b);
 
   CompactTable table_c;
-  if (best_fc == Fit::None) {
+  if (free_layout) {
+    best_fc = packed_c;
+  } else if (!best_fc.ok) {
     p.out_via_scratch = true;
     table_c.append(concat(bm, bn, border), ext);
     p.out_scratch_elements = table_c.elements();
@@ -452,30 +478,29 @@ ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& 
       p.finish.out.push_back(dest_stride(l));
       p.finish.a.push_back(table_c.of(l));
     }
-    best_fc = Fit::Normal;
+    best_fc = packed_c;
   }
   auto c_stride = [&](char l) { return p.out_via_scratch ? table_c.of(l) : dest_stride(l); };
 
-  const index_t mm = product(bm, ext), nn_ = product(bn, ext), kk = product(bk, ext);
-  if (best_fc == Fit::Normal) {
-    p.first_is_a = true;
-    p.gm = mm;
-    p.gn = nn_;
-    p.trans_first = best_fa == Fit::Normal ? 'N' : 'T';
-    p.trans_second = best_fb == Fit::Normal ? 'N' : 'T';
-  } else {  // the destination holds C^T: compute C^T = B^T A^T
-    p.first_is_a = false;
-    p.gm = nn_;
-    p.gn = mm;
-    p.trans_first = best_fb == Fit::Normal ? 'T' : 'N';
-    p.trans_second = best_fa == Fit::Normal ? 'T' : 'N';
-  }
+  p.gm = mm;
+  p.gn = nn_;
   p.gk = kk;
+  p.a_form = best_fa;
+  p.b_form = best_fb;
+  p.c_form = best_fc;
+  // Batch labels, merged where all three operands step through them as through one.
   for (char l : border) {
+    const index_t sc = c_stride(l), sa = stride_in(a_eff, l), sb = stride_in(b_eff, l);
+    const std::size_t r = p.batch.shape.size();
+    if (r > 0 && sc == p.batch.out[r - 1] * p.batch.shape[r - 1] &&
+        sa == p.batch.a[r - 1] * p.batch.shape[r - 1] && sb == p.batch.b[r - 1] * p.batch.shape[r - 1]) {
+      p.batch.shape[r - 1] *= ext[l];
+      continue;
+    }
     p.batch.shape.push_back(ext[l]);
-    p.batch.out.push_back(c_stride(l));
-    p.batch.a.push_back(stride_in(a_eff, l));
-    p.batch.b.push_back(stride_in(b_eff, l));
+    p.batch.out.push_back(sc);
+    p.batch.a.push_back(sa);
+    p.batch.b.push_back(sb);
   }
   return p;
 }

@@ -46,7 +46,7 @@ void run_program(const OpContext& ctx, const EinsumProgram& program, DType dtype
     using T = decltype(tag);
     FixedVec<const T*, 2 * kMaxOpRank> data;
     for (const TensorRead* in : inputs) data.push_back(static_cast<const T*>(element_zero(*in)));
-    run_einsum<T>(ctx.target, program, data.data(), static_cast<T*>(out.data), *ctx.scratch);
+    run_einsum<T>(ctx, program, data.data(), static_cast<T*>(out.data));
   });
 }
 

@@ -98,7 +98,7 @@ void PreparedEinsum::ensure(Session& s, Span<const TensorRead* const> ops, const
 
 void PreparedEinsum::execute(Session& s, Span<const TensorRead* const> ops, const impl::DestRef& dest) {
   impl::SessionScratch scratch(s);
-  const impl::OpContext ctx{impl::exec_target(s), &scratch};
+  const impl::OpContext ctx{impl::exec_target(s), &scratch, true, &s};
   for (const TensorRead* r : ops) impl::check_accessible(kWhere, ctx.target, r->space(), "an operand");
   const auto& shape = plan_->program.out_shape;
   impl::check_same_dtype(kWhere, dest.dtype, dtype_, "destination dtype differs from the operands'");

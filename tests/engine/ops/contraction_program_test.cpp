@@ -39,7 +39,8 @@ double einsum_error(const std::string& text, std::vector<StridedHost<T>*> ops, S
   }
   const auto program = impl::plan_einsum(spec, layouts.data(), dest.strides.data(), "test");
   impl::ViewScratchArena<Kokkos::HostSpace> scratch;
-  impl::run_einsum<T>(target(), program, data.data(), dest.data(), scratch);
+  const impl::OpContext ctx{target(), &scratch};
+  impl::run_einsum<T>(ctx, program, data.data(), dest.data());
   Kokkos::fence();
   std::vector<index_t> shape;
   const auto want = tfbench::testing::naive_einsum<T>(text, cops, &shape);
@@ -62,13 +63,23 @@ TEMPLATE_TEST_CASE("binary contraction: every borrow/pack/destination combinatio
     index_t pad;
     const char* name;
   };
-  const Form forms[] = {{{0, 1}, 0, "normal"}, {{1, 0}, 0, "transposed"}, {{0, 1}, 3, "padded"}};
-  for (const auto& fa : forms) {
-    for (const auto& fb : forms) {
-      for (const auto& fc : forms) {
-        auto a = tfbench::testing::make_strided<TestType>({M, K}, fa.order, fa.pad);
-        auto b = tfbench::testing::make_strided<TestType>({K, N}, fb.order, fb.pad);
-        auto c = tfbench::testing::make_strided<TestType>({M, N}, fc.order, fc.pad);
+  struct Case {
+    Form form;
+    bool flip;
+    bool packed;
+  };
+  const Case forms[] = {{{{0, 1}, 0, "normal"}, false, false},
+                        {{{1, 0}, 0, "transposed"}, false, false},
+                        {{{0, 1}, 3, "padded (leading dimension)"}, false, false},
+                        {{{1, 0}, 2, "padded transposed"}, false, false},
+                        {{{0, 1}, 0, "reversed rows"}, true, true}};
+  for (const auto& ca : forms) {
+    for (const auto& cb : forms) {
+      for (const auto& cc : forms) {
+        const Form &fa = ca.form, &fb = cb.form, &fc = cc.form;
+        auto a = tfbench::testing::make_strided<TestType>({M, K}, fa.order, fa.pad, {ca.flip, false});
+        auto b = tfbench::testing::make_strided<TestType>({K, N}, fb.order, fb.pad, {cb.flip, false});
+        auto c = tfbench::testing::make_strided<TestType>({M, N}, fc.order, fc.pad, {cc.flip, false});
         tfbench::testing::fill_random(a, rng);
         tfbench::testing::fill_random(b, rng);
         ops::reset_contraction_stats();
@@ -77,10 +88,10 @@ TEMPLATE_TEST_CASE("binary contraction: every borrow/pack/destination combinatio
         CHECK(err < tfbench::testing::Tolerance<TestType>::value);
         const auto st = ops::contraction_stats();
         CHECK(st.gemm == 1);
-        const int packed = (fa.pad ? 1 : 0) + (fb.pad ? 1 : 0);
+        const int packed = (ca.packed ? 1 : 0) + (cb.packed ? 1 : 0);
         CHECK(st.packed_operands == static_cast<std::uint64_t>(packed));
         CHECK(st.borrowed_operands == static_cast<std::uint64_t>(2 - packed));
-        CHECK(st.output_via_scratch == (fc.pad ? 1u : 0u));
+        CHECK(st.output_via_scratch == (cc.packed ? 1u : 0u));
       }
     }
   }
@@ -108,7 +119,7 @@ TEMPLATE_TEST_CASE("contraction routes", "[ops][contraction]", double, float, C1
     const auto st = run("abc,cab->abc", {{5, 6, 7}, {7, 5, 6}}, {{}, {}}, {5, 6, 7});
     CHECK(st.elementwise_product == 1);
     CHECK(st.all_batch == 1);
-    CHECK(st.gemm + st.gemm_loop + st.direct == 0);
+    CHECK(st.gemm + st.batched_gemm + st.direct == 0);
   }
   SECTION("outer product with a batch label: elementwise, not all-batch") {
     const auto st = run("ib,jb->ijb", {{30, 4}, {20, 4}}, {{}, {1, 0}}, {30, 20, 4});
@@ -124,16 +135,16 @@ TEMPLATE_TEST_CASE("contraction routes", "[ops][contraction]", double, float, C1
     const auto st = run("bij,bjk->bik", {{9, 3, 4}, {9, 4, 5}}, {{}, {}}, {9, 3, 5});
     CHECK(st.direct == 1);
   }
-  SECTION("batch labels run a GEMM per item") {
+  SECTION("batch labels run a GEMM per item (no session: no batch policy to resolve)") {
     const auto st = run("ijb,jkb->ikb", {{20, 16, 3}, {16, 18, 3}}, {{}, {}}, {20, 18, 3});
-    CHECK(st.gemm_loop == 1);
+    CHECK(st.batched_gemm == 1);
     CHECK(st.gemm_calls == 3);
     CHECK(st.packed_operands == 0);
     CHECK(st.output_via_scratch == 0);
   }
   SECTION("batch-first destination goes through scratch") {
     const auto st = run("bij,bjk->bik", {{3, 20, 16}, {3, 16, 18}}, {{}, {}}, {3, 20, 18});
-    CHECK(st.gemm_loop == 1);
+    CHECK(st.batched_gemm == 1);
     CHECK(st.packed_operands == 2);
     CHECK(st.output_via_scratch == 1);
   }

@@ -38,18 +38,24 @@ TEMPLATE_TEST_CASE("binary einsum: every combination of needed and unneeded perm
   std::mt19937_64 rng(17);
   auto backend = ops_backend();
   // "abk,kc->abc" with a two-label row group: A as stored [a,b,k], [k,a,b] (transposed), [b,a,k]
-  // (needs a permutation); B as [k,c], [c,k], padded [k,c].
+  // (needs a permutation); B as [k,c], [c,k], padded [k,c] (a leading dimension: borrowed),
+  // reversed [k,c] (negative stride: packed).
   struct Form {
     std::vector<int> order;
     index_t pad;
+    bool flip;
     bool packed;
   };
-  const Form a_forms[] = {{{0, 1, 2}, 0, false}, {{2, 0, 1}, 0, false}, {{1, 0, 2}, 0, true}};
-  const Form b_forms[] = {{{0, 1}, 0, false}, {{1, 0}, 0, false}, {{0, 1}, 2, true}};
+  const Form a_forms[] = {
+      {{0, 1, 2}, 0, false, false}, {{2, 0, 1}, 0, false, false}, {{1, 0, 2}, 0, false, true}};
+  const Form b_forms[] = {{{0, 1}, 0, false, false},
+                          {{1, 0}, 0, false, false},
+                          {{0, 1}, 2, false, false},
+                          {{0, 1}, 0, true, true}};
   for (const auto& fa : a_forms) {
     for (const auto& fb : b_forms) {
       auto a = random_operand<T>(rng, {9, 8, 30}, fa.order, fa.pad);
-      auto b = random_operand<T>(rng, {30, 17}, fb.order, fb.pad);
+      auto b = random_operand<T>(rng, {30, 17}, fb.order, fb.pad, {fb.flip, false});
       in_session(backend, [&](Session& s) {
         ops::reset_contraction_stats();
         auto c = ops::einsum(s, "abk,kc->abc", a.view(), b.view());
@@ -103,7 +109,7 @@ TEST_CASE("all-batch contraction runs as an elementwise product", "[ops][einsum]
     const auto st = ops::contraction_stats();
     CHECK(st.all_batch == 1);
     CHECK(st.elementwise_product == 1);
-    CHECK(st.gemm + st.gemm_loop + st.direct == 0);
+    CHECK(st.gemm + st.batched_gemm + st.direct == 0);
     CHECK(st.packed_operands == 0);
     CHECK(error_vs_naive<double>("ijb,jbi->ijb", {&a, &b}, c) < 1e-12);
   });
@@ -127,5 +133,40 @@ TEMPLATE_TEST_CASE("N-ary einsum through the facade equals the naive evaluation"
     auto dynamic = ops::einsum_n<T>(s, "ij,jkb,kl,lb->ib", Span<const TensorRead>(reads, 4));
     auto host = std::move(dynamic).into_host().value();
     CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, host) < 10 * Tolerance<T>::value);
+  });
+}
+
+TEST_CASE("batch labels go through the batched GEMM under every batch strategy", "[ops][einsum]") {
+  std::mt19937_64 rng(67);
+  auto backend = ops_backend();
+  auto a = random_operand<double>(rng, {20, 16, 6});
+  auto b = random_operand<double>(rng, {16, 18, 6});
+  in_session(backend, [&](Session& s) {
+    ops::reset_contraction_stats();
+    auto ref = ops::einsum(s, "ijb,jkb->ikb", a.view(), b.view());
+    const auto st = ops::contraction_stats();
+    CHECK(st.batched_gemm == 1);
+    CHECK(st.gemm_calls == 1);
+    CHECK(st.packed_operands == 0);
+    CHECK(error_vs_naive<double>("ijb,jkb->ikb", {&a, &b}, ref) < 1e-12);
+    for (BatchStrategy strategy :
+         {BatchStrategy::Sequential, BatchStrategy::OuterParallel, BatchStrategy::ProviderItems}) {
+      with_batch_policy(s, BatchPolicy{strategy, {}}, [&](Session& scoped) {
+        INFO("strategy " << name(strategy));
+        if (strategy == BatchStrategy::OuterParallel && !scoped.context().can_fan_out()) {
+          // Forced fan-out in a one-thread context has no route: a typed error, not a fallback.
+          CHECK_THROWS_AS(ops::einsum(scoped, "ijb,jkb->ikb", a.view(), b.view()), ops::OpError);
+          return;
+        }
+        auto c = ops::einsum(scoped, "ijb,jkb->ikb", a.view(), b.view());
+        CHECK(error_vs_naive<double>("ijb,jkb->ikb", {&a, &b}, c) < 1e-12);
+      });
+    }
+    // A forced strategy without a route on this platform is a typed error, before any write.
+    auto dest = Tensor<double, DynRank, Host>::zeros({20, 18, 6});
+    with_batch_policy(s, BatchPolicy{BatchStrategy::WholeBatchVendor, {}}, [&](Session& scoped) {
+      CHECK_THROWS_AS(ops::einsum_into(scoped, dest, "ijb,jkb->ikb", a.view(), b.view()), ops::OpError);
+    });
+    for (Index i = 0; i < dest.numel(); ++i) REQUIRE(dest.data()[i] == 0.0);
   });
 }

@@ -14,8 +14,8 @@ struct ContractionStats {
   std::uint64_t all_batch = 0;            // ... of which every label was a batch label
   std::uint64_t direct = 0;               // tiny items: direct strided kernel
   std::uint64_t gemm = 0;                 // one GEMM
-  std::uint64_t gemm_loop = 0;            // one GEMM per batch item
-  std::uint64_t gemm_calls = 0;           // GEMM calls made by gemm and gemm_loop steps
+  std::uint64_t batched_gemm = 0;         // batch labels: the batched concern's batched GEMM
+  std::uint64_t gemm_calls = 0;           // large-GEMM and batched-GEMM calls made by those steps
   std::uint64_t borrowed_operands = 0;    // operands read in place
   std::uint64_t packed_operands = 0;      // operands copied or reduced into scratch first
   std::uint64_t output_via_scratch = 0;   // GEMM products copied into a strided destination

@@ -28,7 +28,8 @@ template <class T, class Rep>
 Tensor<T, DynRank, Rep> einsum_reads(Session& s, const EinsumSpec& spec,
                                      Span<const TensorRead* const> reads) {
   impl::SessionScratch scratch(s);
-  const impl::OpContext ctx{impl::exec_target(s), &scratch, impl::contraction_uses_blas(s, "ops::einsum")};
+  const impl::OpContext ctx{impl::exec_target(s), &scratch, impl::contraction_uses_blas(s, "ops::einsum"),
+                            &s};
   Shape shape = impl::check_einsum("ops::einsum", ctx, spec, reads, nullptr);
   impl::check_same_dtype("ops::einsum", reads[0]->dtype(), dtype_of<T>(), "operand vs result element type");
   impl::check_output_rep<Rep>("ops::einsum", s);
@@ -42,7 +43,7 @@ void einsum_into_reads(Session& s, O&& out, const EinsumSpec& spec, Span<const T
   const impl::DestRef d = impl::as_dest(out);
   impl::SessionScratch scratch(s);
   const impl::OpContext ctx{impl::exec_target(s), &scratch,
-                            impl::contraction_uses_blas(s, "ops::einsum_into")};
+                            impl::contraction_uses_blas(s, "ops::einsum_into"), &s};
   impl::check_einsum("ops::einsum_into", ctx, spec, reads, &d);
   impl::einsum(ctx, spec, reads, d);
   impl::complete(s);

@@ -43,8 +43,15 @@ struct LabelExtents {
   void bind(const ContractOperand& op, const char* where);
 };
 
-enum class ContractionRoute { Unary, ElementwiseProduct, Direct, Gemm, GemmLoop };
+enum class ContractionRoute { Unary, ElementwiseProduct, Direct, Gemm, BatchedGemm };
 const char* name(ContractionRoute route);
+
+/// A matrix operand of a GEMM: element (r, c) at r * rs + c * cs.
+struct MatrixForm {
+  bool ok = false;
+  index_t rs = 1;
+  index_t cs = 1;
+};
 
 /// Preparation of one operand into scratch.
 struct PackStep {
@@ -78,11 +85,13 @@ struct ContractionProgram {
   StridedLoop inner;
   // Unary: the single operand copied (pack_a Copy) or reduced (pack_a Reduce) into the destination.
 
-  // Gemm / GemmLoop: C(gm x gn) = op(first) * op(second) per batch item.
-  bool first_is_a = true;
-  char trans_first = 'N', trans_second = 'N';
+  // Gemm / BatchedGemm: C [gm, gn] = A [gm, gk] B [gk, gn] per batch item, each matrix given by its
+  // row and column strides in its effective buffer (borrowed operand, packed scratch, destination or
+  // scratch product); the large-GEMM and batched-GEMM routines of the batched concern take these
+  // as they are (column-major with a leading dimension, or row-major).
   index_t gm = 0, gn = 0, gk = 0;
-  StridedLoop batch;  // batch labels: strides of C (out), A (a), B (b) in their effective buffers
+  MatrixForm a_form, b_form, c_form;
+  StridedLoop batch;  // merged batch axes: strides of C (out), A (a), B (b)
   bool out_via_scratch = false;
   index_t out_scratch_elements = 0;  // scratch slot 2
   StridedLoop finish;                // scratch -> destination copy (a = scratch strides)

@@ -14,13 +14,18 @@
 #include "tfbench/engine/ops/impl/scratch.hpp"
 #include "tfbench/engine/storage/erased.hpp"
 
+namespace tfbench {
+class Session;
+}
+
 namespace tfbench::impl {
 
 /// What every erased operation runs with: where its kernels go and where its scratch comes from.
 struct OpContext {
   ExecTarget target;
   ScratchArena* scratch = nullptr;
-  bool blas = true;  // contractions may call the BLAS provider (see contraction_options)
+  bool blas = true;            // contractions may call the BLAS provider (contraction_uses_blas)
+  Session* session = nullptr;  // batch routes resolve the session's batch policy (null: per-item GEMMs)
 };
 
 /// A destination: element zero, dtype, memory, and its layout (compact column-major when `compact`).

@@ -80,10 +80,4 @@ void run_direct_contract(const ExecTarget& target, const index_t* outer_shape, i
                          StridedOut<T> out, StridedIn<T> a, StridedIn<T> b, const index_t* inner_shape,
                          int inner_rank, const index_t* inner_a, const index_t* inner_b);
 
-/// C = alpha * op(A) * op(B) + beta * C on compact column-major matrices (C is M x N, ld M); with
-/// beta == 0 C is not read. K == 0 writes beta * C (zeros). Through KokkosBlas::gemm.
-template <class T>
-void run_gemm(const ExecTarget& target, char trans_a, char trans_b, index_t m, index_t n, index_t k, T alpha,
-              const T* a, const T* b, T beta, T* c);
-
 }  // namespace tfbench::impl
