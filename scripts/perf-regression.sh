@@ -28,7 +28,7 @@
 #   --clean               remove this call's worktrees afterwards (default: keep them, the 6 most
 #                         recently used, so that the next call rebuilds incrementally)
 #
-# Exit: 0 no regression (also: SKIPPED, when the base revision has no benchmark to run);
+# Exit: 0 no regression (also: SKIPPED, when the base revision has no benchmark to run or does not build);
 #       1 regression (A/A: the noise of this machine exceeds the threshold);
 #       2 usage, build or run error.
 # Builds use ccache with CCACHE_BASEDIR set to each worktree, so files unchanged between the two
@@ -125,6 +125,8 @@ build() {  # $1 = sha, $2 = side; prints the tfbench path
         cmake --preset default -DTFBENCH_ENABLE_TESTS=OFF -DTFBENCH_ENABLE_FORMAT_CHECK=OFF &&
         cmake --build build/default -j "$jobs" --target tfbench) >>"$log" 2>&1; then
     tail -n 25 "$log" >&2
+    # A base that does not build cannot be compared (the head's own build is what CI checks).
+    [ "$side" = base ] && { say "build of base ${sha:0:12} failed (log: $log)"; return 3; }
     die "build of $side ${sha:0:12} failed (log: $log)"
   fi
   say "built $side in $((SECONDS - t0)) s"
@@ -163,7 +165,11 @@ fi
   "$repo/scripts/bootstrap.sh" >/dev/null || die "scripts/bootstrap.sh failed"
 
 t_build=$SECONDS
-if [ -z "$bin_base" ]; then bin_base=$(build "$base_sha" base); fi
+if [ -z "$bin_base" ]; then
+  rc=0; bin_base=$(build "$base_sha" base) || rc=$?
+  [ $rc = 3 ] && skip "base ${base_sha:0:12} does not build: nothing to compare against"
+  [ $rc = 0 ] || exit $rc
+fi
 if [ $aa = 1 ]; then bin_head=$bin_base
 elif [ -z "$bin_head" ]; then
   if [ "$head_sha" = "$base_sha" ]; then bin_head=$bin_base; else bin_head=$(build "$head_sha" head); fi

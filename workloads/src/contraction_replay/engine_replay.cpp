@@ -88,7 +88,7 @@ class EngineReplay final : public ReplayBase {
         {"plan_cache_misses_per_call", per_call(after.misses, before.misses)},
         {"distinct_keys", static_cast<double>(keys_.size())},
         {"route.gemm_per_call",
-         per_call(routes.gemm + routes.gemm_loop, routes_before.gemm + routes_before.gemm_loop)},
+         per_call(routes.gemm + routes.batched_gemm, routes_before.gemm + routes_before.batched_gemm)},
         {"route.direct_per_call", per_call(routes.direct, routes_before.direct)},
         {"route.borrowed_operands_per_call",
          per_call(routes.borrowed_operands, routes_before.borrowed_operands)},
