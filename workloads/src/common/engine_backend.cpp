@@ -10,6 +10,17 @@ void throw_entry_error(const SessionEntryError& error, const std::string& where)
   throw WorkloadError(where + ": session entry failed (" + name(error.kind) + "): " + error.message);
 }
 
+ResourceCounts pool_resources(const CpuBackend& backend, const std::function<void()>& iteration) {
+  const PoolStats before = backend.host_pool()->stats();
+  iteration();
+  const PoolStats after = backend.host_pool()->stats();
+  ResourceCounts r;
+  r.allocations = static_cast<double>(after.misses - before.misses);
+  r.pool_hits = static_cast<double>(after.hits - before.hits);
+  r.bytes_retained = static_cast<double>(after.bytes_cached);
+  return r;
+}
+
 CpuBackend make_backend(const RunContext& ctx) {
   CpuBackendConfig config;
   config.space = ctx.space;

@@ -6,6 +6,7 @@
 #include "tfbench/engine/exec/backend.hpp"
 #include "tfbench/workloads/family.hpp"
 
+#include <functional>
 #include <string>
 
 namespace tfbench::workloads {
@@ -21,5 +22,9 @@ ExecSpaceKind engine_space(const RunContext& ctx);
 
 /// Throws the WorkloadError of a failed session entry, naming `where`.
 [[noreturn]] void throw_entry_error(const SessionEntryError& error, const std::string& where);
+
+/// The pool traffic of one call of `iteration` on `backend`'s host pool: fresh allocations (pool
+/// misses), pool hits, and the bytes the pool keeps cached afterwards.
+ResourceCounts pool_resources(const CpuBackend& backend, const std::function<void()>& iteration);
 
 }  // namespace tfbench::workloads

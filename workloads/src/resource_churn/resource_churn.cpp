@@ -121,14 +121,7 @@ class EngineOutputLease final : public ChurnBase<HostTensor> {
   }
 
   ResourceCounts resources() override {
-    const PoolStats before = backend_.host_pool()->stats();
-    run();
-    const PoolStats after = backend_.host_pool()->stats();
-    ResourceCounts r;
-    r.allocations = static_cast<double>(after.misses - before.misses);
-    r.pool_hits = static_cast<double>(after.hits - before.hits);
-    r.bytes_retained = static_cast<double>(after.bytes_cached);
-    return r;
+    return pool_resources(backend_, [this] { run(); });
   }
   std::map<std::string, double> metrics() override {
     const PoolStats before = backend_.host_pool()->stats();
