@@ -2,14 +2,19 @@
 // along the contracted (and broadcast summed-only) labels with the operands' own strides. Used for
 // tiny items, where packing and a BLAS call cost more than the arithmetic.
 
+#include <string>
+
 #include "kernels/loop_nest.hpp"
 #include "tfbench/engine/ops/impl/kernels.hpp"
 
 namespace tfbench::impl {
 namespace {
 
+const std::string kDirectLabel = "tfbench::engine::ops::contract_direct";  // built once
+
 template <class T>
 struct DirectContract {
+  using Acc = accumulator_t<T>;
   KernelNest<3> outer;  // {out, a, b}
   KernelNest<2> inner;  // {a, b}
   index_t inner_total;
@@ -23,21 +28,21 @@ struct DirectContract {
     outer.offsets(i, off);
     const T* pa = a + off[1];
     const T* pb = b + off[2];
-    T s = T(0);
+    Acc s = Acc(0);
     if (inner.rank == 1) {
       const index_t sa = inner.stride[0][0], sb = inner.stride[1][0];
-      for (index_t j = 0; j < inner_total; ++j) s += pa[j * sa] * pb[j * sb];
+      for (index_t j = 0; j < inner_total; ++j) s += Acc(pa[j * sa]) * Acc(pb[j * sb]);
     } else {
       for (index_t j = 0; j < inner_total; ++j) {
         index_t r[2];
         inner.offsets(j, r);
-        s += pa[r[0]] * pb[r[1]];
+        s += Acc(pa[r[0]]) * Acc(pb[r[1]]);
       }
     }
     if (accumulate)
-      out[off[0]] += s;
+      out[off[0]] += static_cast<T>(s);
     else
-      out[off[0]] = s;
+      out[off[0]] = static_cast<T>(s);
   }
 };
 
@@ -58,7 +63,7 @@ void run_direct_contract(const ExecTarget& target, const index_t* outer_shape, i
     outer.for_each_outer([&](const index_t(&ob)[3]) {
       bool accumulate = false;
       inner.for_each_outer([&](const index_t(&ib)[2]) {
-        Kokkos::parallel_for("tfbench::engine::ops::contract_direct", Policy(space, 0, outer.inner_total),
+        Kokkos::parallel_for(kDirectLabel, Policy(space, 0, outer.inner_total),
                              DirectContract<T>{outer.inner, inner.inner, inner.inner_total, out.data + ob[0],
                                                a.data + ob[1] + ib[0], b.data + ob[2] + ib[1], accumulate});
         accumulate = true;

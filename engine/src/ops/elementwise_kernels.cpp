@@ -8,10 +8,12 @@
 namespace tfbench::impl {
 namespace {
 
-constexpr const char* kBinaryLabel = "tfbench::engine::ops::elementwise_binary";
-constexpr const char* kUnaryLabel = "tfbench::engine::ops::elementwise_unary";
-constexpr const char* kCompareLabel = "tfbench::engine::ops::compare";
-constexpr const char* kFillLabel = "tfbench::engine::ops::fill";
+// Kernel labels, built once: a std::string per launch would allocate.
+const std::string kBinaryLabel = "tfbench::engine::ops::elementwise_binary";
+const std::string kUnaryLabel = "tfbench::engine::ops::elementwise_unary";
+const std::string kCompareLabel = "tfbench::engine::ops::compare";
+const std::string kFillLabel = "tfbench::engine::ops::fill";
+const std::string kAbsLabel = "tfbench::engine::ops::abs";
 
 template <class Space, class T>
 void binary_on(const Space& space, BinaryKind kind, T alpha, T beta, const LoopPlan<3>& plan,
@@ -84,7 +86,7 @@ void run_abs(const ExecTarget& target, const index_t* shape, int rank, StridedOu
   const auto plan = plan_loops<2>(shape, rank, strides);
   if (plan.total == 0) return;
   dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
-    launch_unary_map(space, "tfbench::engine::ops::abs", plan, out.data, a.data, fn::Abs<T>{});
+    launch_unary_map(space, kAbsLabel, plan, out.data, a.data, fn::Abs<T>{});
   });
 }
 

@@ -31,7 +31,10 @@ bool contraction_uses_blas(const Session& s, const char* where) {
       rejected += std::string(rejected.empty() ? "" : ", ") + std::string(p->name);
       continue;
     }
-    return false;
+    // A same-pool/sequential candidate: on a device space KokkosBlas::gemm is a kernel of that space
+    // (or its vendor TPL) and stays allowed; on a host space it would reach the threaded BLAS TPL,
+    // so GEMM-sized steps run the direct kernel instead.
+    return !is_host_space(s.space());
   }
   throw ops::OpError(
       ops::OpErrorCode::Unsupported, where,

@@ -1,13 +1,15 @@
 // Typed sum-over-axes kernels: parallel over output elements with a sequential inner sum, or, for
 // few outputs over much data, one parallel_reduce per output element.
 
+#include <string>
+
 #include "kernels/loop_nest.hpp"
 #include "tfbench/engine/ops/impl/kernels.hpp"
 
 namespace tfbench::impl {
 namespace {
 
-constexpr const char* kSumLabel = "tfbench::engine::ops::sum";
+const std::string kSumLabel = "tfbench::engine::ops::sum";  // built once: no allocation per launch
 
 template <class T>
 struct SumPerOutput {
@@ -23,7 +25,7 @@ struct SumPerOutput {
     index_t off[2];
     out_nest.offsets(i, off);
     const T* base = a + off[1];
-    T s = T(0);
+    accumulator_t<T> s = accumulator_t<T>(0);
     if (red_nest.rank == 1) {
       const index_t step = red_nest.stride[0][0];
       for (index_t j = 0; j < red_total; ++j) s += base[j * step];
@@ -34,10 +36,11 @@ struct SumPerOutput {
         s += base[r[0]];
       }
     }
+    const T v = alpha * static_cast<T>(s);
     if (accumulate)
-      out[off[0]] += alpha * s;
+      out[off[0]] += v;
     else
-      out[off[0]] = alpha * s;
+      out[off[0]] = v;
   }
 };
 
@@ -45,7 +48,7 @@ template <class T>
 struct SumAll {
   KernelNest<1> nest;
   const T* a;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t j, T& acc) const {
+  KOKKOS_INLINE_FUNCTION void operator()(index_t j, accumulator_t<T>& acc) const {
     index_t r[1];
     nest.offsets(j, r);
     acc += a[r[0]];
@@ -64,16 +67,16 @@ void sum_on(const Space& space, T alpha, const LoopPlan<2>& out_plan, const Loop
       for (index_t i = 0; i < out_plan.inner_total; ++i) {
         index_t off[2];
         out_plan.inner.offsets(i, off);
-        T total = T(0);
+        accumulator_t<T> total = accumulator_t<T>(0);
         red_plan.for_each_outer([&](const index_t(&rb)[1]) {
-          T part = T(0);
+          accumulator_t<T> part = accumulator_t<T>(0);
           Kokkos::parallel_reduce(kSumLabel, Policy(space, 0, red_plan.inner_total),
                                   SumAll<T>{red_plan.inner, a + ob[1] + off[1] + rb[0]}, part);
           total += part;
         });
         Kokkos::View<T, typename Space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> dst(
             out + ob[0] + off[0]);
-        Kokkos::deep_copy(space, dst, alpha * total);
+        Kokkos::deep_copy(space, dst, alpha * static_cast<T>(total));
       }
     });
     return;

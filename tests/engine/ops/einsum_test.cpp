@@ -126,13 +126,13 @@ TEMPLATE_TEST_CASE("N-ary einsum through the facade equals the naive evaluation"
   auto d = random_operand<T>(rng, {9, 3});
   in_session(backend, [&](Session& s) {
     auto r = ops::einsum(s, "ij,jkb,kl,lb->ib", a.view(), b.view(), c.view(), d.view());
-    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, r) < 10 * Tolerance<T>::value);
+    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, r) < Tolerance<T>::value);
     // The same through the erased, runtime-count entry.
     const auto av = a.view(), bv = b.view(), cv = c.view(), dv = d.view();
     const TensorRead reads[] = {av, bv, cv, dv};
     auto dynamic = ops::einsum_n<T>(s, "ij,jkb,kl,lb->ib", Span<const TensorRead>(reads, 4));
     auto host = std::move(dynamic).into_host().value();
-    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, host) < 10 * Tolerance<T>::value);
+    CHECK(error_vs_naive<T>("ij,jkb,kl,lb->ib", {&a, &b, &c, &d}, host) < Tolerance<T>::value);
   });
 }
 
@@ -140,7 +140,7 @@ TEST_CASE("batch labels go through the batched GEMM under every batch strategy",
   std::mt19937_64 rng(67);
   auto backend = ops_backend();
   auto a = random_operand<double>(rng, {20, 16, 6});
-  auto b = random_operand<double>(rng, {16, 18, 6});
+  auto b = random_operand<double>(rng, {16, 18, 6}, {1, 0, 2}, 1);  // row-major, padded items
   in_session(backend, [&](Session& s) {
     ops::reset_contraction_stats();
     auto ref = ops::einsum(s, "ijb,jkb->ikb", a.view(), b.view());

@@ -125,7 +125,18 @@ void fill_random(StridedHost<T>& h, std::mt19937_64& rng) {
   for_each_index(h.shape, [&](const std::vector<index_t>& idx) { h.at(idx) = random_value<T>(rng); });
 }
 
-/// Naive einsum: every assignment of every label, products summed into a compact output.
+/// Reference arithmetic: float references accumulate in double, like the kernels.
+template <class T>
+struct Wide {
+  using type = T;
+};
+template <>
+struct Wide<float> {
+  using type = double;
+};
+
+/// Naive einsum: every assignment of every label, products summed into a compact output (in the
+/// wide type, rounded to T once).
 template <class T>
 std::vector<T> naive_einsum(const std::string& text, const std::vector<const StridedHost<T>*>& ops,
                             std::vector<index_t>* out_shape = nullptr) {
@@ -153,21 +164,24 @@ std::vector<T> naive_einsum(const std::string& text, const std::vector<const Str
   if (out_shape) *out_shape = oshape;
   index_t n = 1;
   for (auto e : oshape) n *= e;
-  std::vector<T> out(static_cast<std::size_t>(n), T(0));
+  using W = typename Wide<T>::type;
+  std::vector<W> wide(static_cast<std::size_t>(n), W(0));
   for_each_index(extent, [&](const std::vector<index_t>& assign) {
-    T prod = T(1);
+    W prod = W(1);
     for (std::size_t i = 0; i < ops.size(); ++i) {
       std::vector<index_t> idx;
       for (char l : spec.inputs[i]) idx.push_back(assign[pos(l)]);
-      prod *= ops[i]->at(idx);
+      prod *= W(ops[i]->at(idx));
     }
     index_t off = 0, step = 1;
     for (std::size_t d = 0; d < spec.output.size(); ++d) {
       off += assign[pos(spec.output[d])] * step;
       step *= oshape[d];
     }
-    out[static_cast<std::size_t>(off)] += prod;
+    wide[static_cast<std::size_t>(off)] += prod;
   });
+  std::vector<T> out;
+  for (const W& w : wide) out.push_back(static_cast<T>(w));
   return out;
 }
 

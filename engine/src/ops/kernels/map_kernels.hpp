@@ -1,9 +1,13 @@
 #pragma once
 // Elementwise map kernels over a LoopPlan: out = f(a) and out = f(a, b) for any operand strides.
-// One Kokkos parallel_for per outer index of the plan (one in all but rank > kKernelRank cases),
-// with a unit-stride functor when every operand is contiguous so the compiler can vectorize.
+// Labels are std::strings built once (Kokkos 3.4 takes labels as std::string: a literal longer than
+// the small-string buffer would be a heap allocation per launch). One Kokkos parallel_for per outer index of
+// the plan (one in all but rank > kKernelRank cases), with a unit-stride functor when every operand is
+// contiguous so the compiler can vectorize.
 
 #include <Kokkos_Core.hpp>
+
+#include <string>
 
 #include "loop_nest.hpp"
 
@@ -212,7 +216,7 @@ struct FillStrided {
 };
 
 template <class Space, class T>
-void launch_fill(const Space& space, const char* label, const LoopPlan<1>& plan, T* out, T value) {
+void launch_fill(const Space& space, const std::string& label, const LoopPlan<1>& plan, T* out, T value) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
   const auto rows = row_nest(plan.inner);
   plan.for_each_outer([&](const index_t(&base)[1]) {
@@ -222,8 +226,8 @@ void launch_fill(const Space& space, const char* label, const LoopPlan<1>& plan,
 }
 
 template <class Space, class Tout, class Ta, class F>
-void launch_unary_map(const Space& space, const char* label, const LoopPlan<2>& plan, Tout* out, const Ta* a,
-                      F f) {
+void launch_unary_map(const Space& space, const std::string& label, const LoopPlan<2>& plan, Tout* out,
+                      const Ta* a, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
   if (plan.contiguous()) {
     Kokkos::parallel_for(label, Policy(space, 0, plan.total), UnaryMapContiguous<Tout, Ta, F>{out, a, f});
@@ -244,8 +248,8 @@ void launch_unary_map(const Space& space, const char* label, const LoopPlan<2>& 
 }
 
 template <class Space, class Tout, class Ta, class Tb, class F>
-void launch_binary_map(const Space& space, const char* label, const LoopPlan<3>& plan, Tout* out, const Ta* a,
-                       const Tb* b, F f) {
+void launch_binary_map(const Space& space, const std::string& label, const LoopPlan<3>& plan, Tout* out,
+                       const Ta* a, const Tb* b, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
   if (plan.contiguous()) {
     Kokkos::parallel_for(label, Policy(space, 0, plan.total),

@@ -25,6 +25,19 @@ struct real_of<Kokkos::complex<R>> {
 template <class T>
 using real_t = typename real_of<T>::type;
 
+/// The accumulator of sums of T: float sums accumulate in double (long reductions and contractions
+/// then round once), other types in themselves.
+template <class T>
+struct accumulator_of {
+  using type = T;
+};
+template <>
+struct accumulator_of<float> {
+  using type = double;
+};
+template <class T>
+using accumulator_t = typename accumulator_of<T>::type;
+
 template <class T>
 struct is_complex : std::false_type {};
 template <class R>
