@@ -34,22 +34,19 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
                                                           RawOutput* output, std::complex<double> alpha,
                                                           std::complex<double> beta,
                                                           const ops::BatchedOptions& options) {
-  auto oa = operand(a, kGemm, "A", 3);
-  if (!oa) return unexpected(std::move(oa.error()));
-  auto ob = operand(b, kGemm, "B", 3);
-  if (!ob) return unexpected(std::move(ob.error()));
-  Operand oc;
+  Operand oa_, ob_, oc;
+  if (!load_operand(a, "A", 3, oa_)) return rank_error(kGemm, "A", a.rank(), 3);
+  if (!load_operand(b, "B", 3, ob_)) return rank_error(kGemm, "B", b.rank(), 3);
+  const Operand* oa = &oa_;
+  const Operand* ob = &ob_;
   if (into != nullptr) {
-    auto c = operand(*into, kGemm, "C", 3);
-    if (!c) return unexpected(std::move(c.error()));
-    oc = *c;
+    if (!load_operand(*into, "C", 3, oc)) return rank_error(kGemm, "C", into->rank(), 3);
   } else {
-    oc = *oa;  // an allocated output: its own memory, the session's space, A's dtype
+    oc = oa_;  // an allocated output: its own memory, the session's space, A's dtype
     oc.name = "C";
     oc.shape = {oa->shape[0], ob->shape[1], oa->shape[2]};
   }
-  if (auto ok = check_operands(session, kGemm, {&*oa, &*ob, &oc}); !ok)
-    return unexpected(std::move(ok.error()));
+  if (auto e = check_operands(session, kGemm, oa_, ob_, oc)) return unexpected(std::move(*e));
   if (oa->shape[1] != ob->shape[0] || oa->shape[2] != ob->shape[2] || oc.shape[0] != oa->shape[0] ||
       oc.shape[1] != ob->shape[1] || oc.shape[2] != oa->shape[2]) {
     return fail(BatchedErrc::ShapeMismatch, kGemm,
@@ -74,12 +71,8 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
       // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
       GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
                      into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
-      Applicable applicable{};
-      for (ops::ItemProvider p :
-           {ops::ItemProvider::Specialized, ops::ItemProvider::Libxsmm, ops::ItemProvider::KokkosBatched,
-            ops::ItemProvider::Blas, ops::ItemProvider::VendorBatched}) {
-        applicable[index_of(p)] = gemm_provider_applies<Space>(p, g);
-      }
+      const auto applies = [&](ops::ItemProvider p) { return gemm_provider_applies<Space>(p, g); };
+      const ApplicableFn applicable(applies);
       auto selected = select_route(session, options, ops::BatchedFamily::Gemm, problem,
                                    is_host_space<Space>(), oa->dtype, applicable, kGemm);
       if (!selected) return unexpected(std::move(selected.error()));
@@ -97,21 +90,18 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
                                                            const TensorRead& b, const TensorWrite* into,
                                                            RawOutput* output,
                                                            const ops::BatchedOptions& options) {
-  auto oa = operand(a, kSolve, "A", 3);
-  if (!oa) return unexpected(std::move(oa.error()));
-  auto ob = operand(b, kSolve, "B", 3);
-  if (!ob) return unexpected(std::move(ob.error()));
-  Operand ox;
+  Operand oa_, ob_, ox;
+  if (!load_operand(a, "A", 3, oa_)) return rank_error(kSolve, "A", a.rank(), 3);
+  if (!load_operand(b, "B", 3, ob_)) return rank_error(kSolve, "B", b.rank(), 3);
+  const Operand* oa = &oa_;
+  const Operand* ob = &ob_;
   if (into != nullptr) {
-    auto x = operand(*into, kSolve, "X", 3);
-    if (!x) return unexpected(std::move(x.error()));
-    ox = *x;
+    if (!load_operand(*into, "X", 3, ox)) return rank_error(kSolve, "X", into->rank(), 3);
   } else {
-    ox = *ob;
+    ox = ob_;
     ox.name = "X";
   }
-  if (auto ok = check_operands(session, kSolve, {&*oa, &*ob, &ox}); !ok)
-    return unexpected(std::move(ok.error()));
+  if (auto e = check_operands(session, kSolve, oa_, ob_, ox)) return unexpected(std::move(*e));
   if (oa->shape[0] != oa->shape[1] || ob->shape[0] != oa->shape[0] || ob->shape[2] != oa->shape[2] ||
       ox.shape != ob->shape) {
     return fail(BatchedErrc::ShapeMismatch, kSolve,
@@ -132,12 +122,8 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
       using T = decltype(tag);
       SolveBatch<T> s{as_batch<const T>(*oa), as_batch<const T>(*ob),
                       into != nullptr ? as_batch<T>(ox) : compact_batch<T>(nullptr, n, nrhs, count)};
-      Applicable applicable{};
-      for (ops::ItemProvider p :
-           {ops::ItemProvider::Specialized, ops::ItemProvider::Libxsmm, ops::ItemProvider::KokkosBatched,
-            ops::ItemProvider::Blas, ops::ItemProvider::VendorBatched}) {
-        applicable[index_of(p)] = solve_provider_applies<Space>(p, s);
-      }
+      const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };
+      const ApplicableFn applicable(applies);
       auto selected = select_route(session, options, ops::BatchedFamily::Solve, problem,
                                    is_host_space<Space>(), oa->dtype, applicable, kSolve);
       if (!selected) return unexpected(std::move(selected.error()));
@@ -166,22 +152,19 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
 Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const TensorRead& a, const TensorRead& b,
                                                   const TensorWrite* into, RawOutput* output,
                                                   std::complex<double> alpha, std::complex<double> beta) {
-  auto oa = operand(a, kLargeGemm, "A", 2);
-  if (!oa) return unexpected(std::move(oa.error()));
-  auto ob = operand(b, kLargeGemm, "B", 2);
-  if (!ob) return unexpected(std::move(ob.error()));
-  Operand oc;
+  Operand oa_, ob_, oc;
+  if (!load_operand(a, "A", 2, oa_)) return rank_error(kLargeGemm, "A", a.rank(), 2);
+  if (!load_operand(b, "B", 2, ob_)) return rank_error(kLargeGemm, "B", b.rank(), 2);
+  const Operand* oa = &oa_;
+  const Operand* ob = &ob_;
   if (into != nullptr) {
-    auto c = operand(*into, kLargeGemm, "C", 2);
-    if (!c) return unexpected(std::move(c.error()));
-    oc = *c;
+    if (!load_operand(*into, "C", 2, oc)) return rank_error(kLargeGemm, "C", into->rank(), 2);
   } else {
-    oc = *oa;
+    oc = oa_;
     oc.name = "C";
     oc.shape = {oa->shape[0], ob->shape[1], 1};
   }
-  if (auto ok = check_operands(session, kLargeGemm, {&*oa, &*ob, &oc}); !ok)
-    return unexpected(std::move(ok.error()));
+  if (auto e = check_operands(session, kLargeGemm, oa_, ob_, oc)) return unexpected(std::move(*e));
   if (oa->shape[1] != ob->shape[0] || oc.shape[0] != oa->shape[0] || oc.shape[1] != ob->shape[1]) {
     return fail(BatchedErrc::ShapeMismatch, kLargeGemm,
                 "expected A [m, k], B [k, n], C [m, n]; got " + extents(*oa, 2) + ", " + extents(*ob, 2) +

@@ -8,12 +8,14 @@
 #include <complex>
 #include <cstdint>
 #include <limits>
+#include <optional>
 #include <string>
 #include <utility>
 
 #include "tfbench/engine/core/dtype.hpp"
 #include "tfbench/engine/core/result.hpp"
 #include "tfbench/engine/exec/batch_policy.hpp"
+#include "tfbench/engine/exec/impl/function_ref.hpp"
 #include "tfbench/engine/exec/session.hpp"
 #include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
 #include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
@@ -47,30 +49,47 @@ inline std::string shape_text(const Operand& x, std::size_t rank) {
   return s + "]";
 }
 
-template <class Erased>
-Result<Operand, BatchedError> operand(const Erased& t, const char* where, const char* name,
-                                      std::size_t rank) {
-  if (t.rank() != rank) {
-    return fail(BatchedErrc::RankMismatch, where,
-                std::string(name) + " has rank " + std::to_string(t.rank()) + ", expected " +
-                    std::to_string(rank) + (rank == 3 ? " ([rows, cols, batch])" : " ([rows, cols])"));
+/// Bytes per element of the dtypes the batched operations compute with (others are rejected later).
+inline Index element_bytes(DType dtype) {
+  switch (dtype) {
+    case DType::F32:
+      return 4;
+    case DType::C128:
+      return 16;
+    default:
+      return static_cast<Index>(size_of(dtype));
   }
-  Operand x;
+}
+
+/// Reads an erased operand of `rank` into x; false when its rank differs (see rank_error).
+template <class Erased>
+bool load_operand(const Erased& t, const char* name, std::size_t rank, Operand& x) {
+  if (t.rank() != rank) return false;
+  const LayoutRef& layout = t.layout();
+  const Index size = element_bytes(t.dtype());
+  char* base = static_cast<char*>(const_cast<void*>(static_cast<const void*>(t.data())));
   x.name = name;
   x.dtype = t.dtype();
   x.space = t.space();
-  const std::size_t size = size_of(t.dtype());
-  char* base = static_cast<char*>(const_cast<void*>(static_cast<const void*>(t.data())));
-  x.zero = base + t.layout().offset * static_cast<Index>(size);
+  x.zero = base + layout.offset * size;
   x.lo = base;
-  x.hi = base + t.window() * static_cast<Index>(size);
+  x.hi = base + t.window() * size;
+  Index compact = 1;
   for (std::size_t d = 0; d < rank; ++d) {
-    x.shape[d] = t.layout().shape[d];
-    x.strides[d] = t.layout().stride(d);
+    x.shape[d] = layout.shape[d];
+    x.strides[d] = layout.compact_tag ? compact : layout.strides[d];
+    compact *= layout.shape[d];
   }
-  for (std::size_t d = rank; d < 3; ++d) x.shape[d] = 1;
-  return x;
+  for (std::size_t d = rank; d < 3; ++d) {
+    x.shape[d] = 1;
+    x.strides[d] = 0;
+  }
+  return true;
 }
+
+/// The RankMismatch error of an operand load_operand rejected (cold path: builds the message).
+Unexpected<BatchedError> rank_error(const char* where, const char* name, std::size_t actual,
+                                    std::size_t rank);
 
 /// The operand's memory is reachable from the session's kernels: the same kind, or a host build
 /// where device memory is host memory.
@@ -88,8 +107,9 @@ inline bool same_layout(const Operand& x, const Operand& y) {
 }
 
 /// Common checks: dtypes equal and supported, memory reachable, extents within the kernels' int.
-Result<void, BatchedError> check_operands(const Session& session, const char* where,
-                                          std::initializer_list<const Operand*> operands);
+/// Empty when they pass (no error object is built on the success path).
+std::optional<BatchedError> check_operands(const Session& session, const char* where, const Operand& first,
+                                           const Operand& second, const Operand& third);
 
 template <class T>
 ItemBatch<T> as_batch(const Operand& x) {
@@ -140,7 +160,11 @@ ItemBatch<T> compact_batch(T* data, Index rows, Index cols, Index count) {
           static_cast<std::ptrdiff_t>(rows * cols)};
 }
 
-/// Which item providers can compute this operation (dtype, layout, scalars, space), by ItemProvider.
+/// Whether an item provider can compute this operation (dtype, layout, scalars, space); asked
+/// lazily, in preference order, only for providers that could still be chosen.
+using ApplicableFn = FunctionRef<bool(ops::ItemProvider)>;
+
+/// The same answers precomputed for every provider, indexed by index_of (callers that build a table).
 using Applicable = std::array<bool, 5>;
 inline std::size_t index_of(ops::ItemProvider p) {
   return static_cast<std::size_t>(p);
@@ -179,7 +203,15 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
-                                                 bool host_space, DType dtype, const Applicable& applicable,
+                                                 bool host_space, DType dtype, ApplicableFn applicable,
                                                  const char* where);
+
+/// select_route over a precomputed table.
+inline Result<SelectedRoute, BatchedError> select_route(
+    const Session& session, const ops::BatchedOptions& options, ops::BatchedFamily family,
+    const BatchProblem& problem, bool host_space, DType dtype, const Applicable& table, const char* where) {
+  const auto lookup = [&](ops::ItemProvider p) { return table[index_of(p)]; };
+  return select_route(session, options, family, problem, host_space, dtype, ApplicableFn(lookup), where);
+}
 
 }  // namespace tfbench::impl::batched

@@ -38,7 +38,8 @@ std::optional<ItemProvider> parse_item_provider(std::string_view text) {
 namespace tfbench::ops {
 
 namespace providers {
-const ProviderDecl specialized{"tfbench-specialized", ProviderParallelism::Sequential, true, true, false};
+// A short name: it fits std::string's inline buffer when the resolver formats a conflict.
+const ProviderDecl specialized{"specialized", ProviderParallelism::Sequential, true, true, false};
 }  // namespace providers
 
 const ProviderDecl& declaration(ItemProvider provider, BatchedFamily family) {

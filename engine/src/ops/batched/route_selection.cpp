@@ -8,33 +8,41 @@
 
 namespace tfbench::impl::batched {
 
-Result<void, BatchedError> check_operands(const Session& session, const char* where,
-                                          std::initializer_list<const Operand*> operands) {
-  const Operand& first = **operands.begin();
-  for (const Operand* x : operands) {
+Unexpected<BatchedError> rank_error(const char* where, const char* name, std::size_t actual,
+                                    std::size_t rank) {
+  return fail(BatchedErrc::RankMismatch, where,
+              std::string(name) + " has rank " + std::to_string(actual) + ", expected " +
+                  std::to_string(rank) + (rank == 3 ? " ([rows, cols, batch])" : " ([rows, cols])"));
+}
+
+std::optional<BatchedError> check_operands(const Session& session, const char* where, const Operand& first,
+                                           const Operand& second, const Operand& third) {
+  auto error = [&](BatchedErrc code, std::string message) {
+    return std::optional<BatchedError>(BatchedError{code, where, std::move(message), std::nullopt, -1, 0});
+  };
+  for (const Operand* x : {&first, &second, &third}) {
     if (x->dtype != first.dtype) {
-      return fail(
-          BatchedErrc::DTypeMismatch, where,
-          std::string(x->name) + " is " + name(x->dtype) + " but " + first.name + " is " + name(first.dtype));
+      return error(BatchedErrc::DTypeMismatch, std::string(x->name) + " is " + name(x->dtype) + " but " +
+                                                   first.name + " is " + name(first.dtype));
     }
     if (!reachable(session, x->space)) {
-      return fail(
-          BatchedErrc::SpaceMismatch, where,
+      return error(
+          BatchedErrc::SpaceMismatch,
           std::string(x->name) + " lives in " + name(x->space) +
               " memory, which this session's execution space cannot reach (upload or download it first)");
     }
     for (Index e : x->shape) {
       if (e > std::numeric_limits<int>::max()) {
-        return fail(BatchedErrc::SizeOverflow, where,
-                    std::string(x->name) + " has an extent beyond 2^31 - 1: " + std::to_string(e));
+        return error(BatchedErrc::SizeOverflow,
+                     std::string(x->name) + " has an extent beyond 2^31 - 1: " + std::to_string(e));
       }
     }
   }
   if (first.dtype != DType::F64 && first.dtype != DType::F32 && first.dtype != DType::C128) {
-    return fail(BatchedErrc::UnsupportedDType, where,
-                std::string("dtype ") + name(first.dtype) + " is not supported (f64, f32, c128)");
+    return error(BatchedErrc::UnsupportedDType,
+                 std::string("dtype ") + name(first.dtype) + " is not supported (f64, f32, c128)");
   }
-  return {};
+  return std::nullopt;
 }
 
 // Measured on the 2-core Zen 3 (docs/ops-batched.md, "Auto's decision table"): tfbench's specialized
@@ -88,7 +96,7 @@ bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvide
 
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
-                                                 bool host_space, DType dtype, const Applicable& applicable,
+                                                 bool host_space, DType dtype, ApplicableFn applicable,
                                                  const char* where) {
   const BatchPolicy policy = effective_batch_policy(session, options.policy);
   // Reused per thread: no allocation on the per-call path.
@@ -107,7 +115,7 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
       return fail(BatchedErrc::Unsupported, where,
                   std::string("provider ") + ops::name(p) + " is not in this session's provider set");
     }
-    if (!applicable[index_of(p)]) {
+    if (!applicable(p)) {
       return fail(BatchedErrc::Unsupported, where,
                   std::string("provider ") + ops::name(p) +
                       " cannot compute this operation (element type, layout, alpha/beta or execution space)");
@@ -118,13 +126,22 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
     const int n = preference_order(family, host_space, dtype, problem.max_item_dim, options.pivoting, order);
     for (int i = 0; i < n; ++i) {
       const ops::ItemProvider p = order[i];
-      if (!applicable[index_of(p)] || !allowed(session, family, p)) continue;
+      if (!allowed(session, family, p) || !applicable(p)) continue;
       const ProviderDecl& decl = ops::declaration(p, family);
       // ProviderItems means provider-managed items: a provider that may run its own threads.
       if (policy.strategy == BatchStrategy::ProviderItems &&
           decl.parallelism == ProviderParallelism::Sequential)
         continue;
       candidates.push_back(&decl);
+      // For Auto, Sequential and OuterParallel the resolver takes the first candidate that is sequential,
+      // concurrent-call safe and per item whatever the context: later candidates can never be chosen,
+      // so their applicability (a libxsmm dispatch lookup, say) is not even checked.
+      const bool universal =
+          decl.parallelism == ProviderParallelism::Sequential && decl.concurrent_call_safe && decl.per_item;
+      if (universal &&
+          (policy.strategy == BatchStrategy::Auto || policy.strategy == BatchStrategy::Sequential ||
+           policy.strategy == BatchStrategy::OuterParallel))
+        break;
     }
   }
   auto route = resolve_batch_route(session.context(), policy, problem, candidates);

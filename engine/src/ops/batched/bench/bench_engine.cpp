@@ -6,86 +6,125 @@
 
 #include <stdexcept>
 
-#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
-#include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
+#include "tfbench/engine/exec/backend.hpp"
+#include "tfbench/engine/exec/phase.hpp"
+#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+#include "tfbench/engine/ops/batched_gemm.hpp"
+#include "tfbench/engine/ops/batched_solve.hpp"
+#include "tfbench/engine/ops/gemm.hpp"
 
 namespace tfbench::bench {
 
 namespace {
-int g_threads = 1;
-namespace batched = tfbench::impl::batched;
 
-batched::ItemBatch<double> packed(double* p, int rows, int cols, std::int64_t count) {
-  return {p, rows, cols, count, 1, rows, std::ptrdiff_t(rows) * cols};
+using Tensor3 = Tensor<double, Rank<3>, Host>;
+using Tensor2 = Tensor<double, Rank<2>, Host>;
+
+std::unique_ptr<CpuBackend> g_backend;
+std::unique_ptr<HeldSession> g_held;
+
+Session& session() {
+  return g_held->session();
 }
 
-batched::ItemsRoute gemm_route(const GemmProblem& p, const std::string& provider) {
-  ops::ItemProvider chosen;
-  if (provider == "auto") {
-    chosen = p.n <= 8 ? ops::ItemProvider::Specialized : ops::ItemProvider::Libxsmm;
-  } else {
-    chosen = *ops::parse_item_provider(provider);
+/// A zero-copy owner over the bench's buffer (a managed allocation whose deleter does nothing).
+template <class T>
+T over(double* p, typename T::extents_type shape) {
+  return T::from_managed(shape, p, [](double*, Index) {});
+}
+
+ops::BatchedOptions options_for(const std::string& provider) {
+  ops::BatchedOptions o;
+  if (provider != "auto") {
+    o.provider = ops::parse_item_provider(provider);
+    if (!o.provider) throw std::runtime_error("bench: unknown provider " + provider);
+    if (*o.provider == ops::ItemProvider::KokkosBatched) o.pivoting = ops::Pivoting::None;
   }
-  if (g_threads > 1) return {batched::RouteMode::OuterParallel, g_threads, chosen};
-  return {batched::RouteMode::Sequential, 1, chosen};
+  return o;
 }
 
-template <class F>
-void on_space(F&& f) {
-  if (g_threads > 1) {
-    f(Kokkos::OpenMP());
-  } else {
-    f(Kokkos::Serial());
-  }
-}
 }  // namespace
 
 void engine_setup(int threads) {
-  g_threads = threads;
-}
-void engine_teardown() {}
-
-void engine_gemm(const GemmProblem& p, const std::string& provider) {
-  const batched::GemmBatch<double> g{packed(p.a, p.n, p.n, p.batch), packed(p.b, p.n, p.n, p.batch),
-                                     packed(p.c, p.n, p.n, p.batch), 1.0, 0.0};
-  on_space([&](auto space) { batched::execute_gemm(space, gemm_route(p, provider), g); });
+  g_backend = std::make_unique<CpuBackend>(CpuBackend::openmp(threads));
+  g_held.reset(new HeldSession(g_backend->hold()));
+  if (!g_held->ok()) throw std::runtime_error("bench: could not hold a session: " + g_held->error().message);
 }
 
-std::string engine_gemm_route(const GemmProblem& p) {
-  const auto r = gemm_route(p, "auto");
-  return std::string(ops::name(r.provider)) + " x" + std::to_string(r.lanes);
+void engine_teardown() {
+  g_held.reset();
+  g_backend.reset();
 }
 
-void engine_solve(const SolveProblem& p, const std::string& provider) {
-  const batched::SolveBatch<double> s{packed(p.a, p.n, p.n, p.batch), packed(p.b, p.n, p.nrhs, p.batch),
-                                      packed(p.x, p.n, p.nrhs, p.batch)};
-  const ops::ItemProvider chosen =
-      provider == "auto" ? ops::ItemProvider::Specialized : *ops::parse_item_provider(provider);
-  const batched::ItemsRoute route =
-      g_threads > 1 ? batched::ItemsRoute{batched::RouteMode::OuterParallel, g_threads, chosen}
-                    : batched::ItemsRoute{batched::RouteMode::Sequential, 1, chosen};
-  on_space([&](auto space) {
-    if (batched::execute_solve(space, route, s).count != 0) throw std::runtime_error("bench: singular item");
-  });
+struct EngineGemm::State {
+  Tensor3 a, b, c;
+  TensorView<double, Rank<3>, Host> av, bv;
+  TensorViewMut<double, Rank<3>, Host> cv;
+  State(const GemmProblem& p)
+      : a(over<Tensor3>(p.a, {Index(p.n), Index(p.n), Index(p.batch)})),
+        b(over<Tensor3>(p.b, {Index(p.n), Index(p.n), Index(p.batch)})),
+        c(over<Tensor3>(p.c, {Index(p.n), Index(p.n), Index(p.batch)})),
+        av(a.view()),
+        bv(b.view()),
+        cv(c.view_mut()) {}
+};
+
+EngineGemm::EngineGemm(const GemmProblem& p) : state_(std::make_unique<State>(p)) {}
+EngineGemm::~EngineGemm() = default;
+
+void EngineGemm::run(const std::string& provider) {
+  auto r =
+      ops::batched_gemm_into(session(), state_->av, state_->bv, state_->cv, 1.0, 0.0, options_for(provider));
+  if (!r) throw std::runtime_error(r.error().what());
 }
 
-std::string engine_solve_route(const SolveProblem&) {
-  return "specialized";
+std::string EngineGemm::route() {
+  auto r = ops::batched_gemm_into(session(), state_->av, state_->bv, state_->cv, 1.0, 0.0);
+  return r ? ops::describe(*r) : r.error().what();
+}
+
+struct EngineSolve::State {
+  Tensor3 a, b, x;
+  TensorView<double, Rank<3>, Host> av, bv;
+  TensorViewMut<double, Rank<3>, Host> xv;
+  State(const SolveProblem& p)
+      : a(over<Tensor3>(p.a, {Index(p.n), Index(p.n), Index(p.batch)})),
+        b(over<Tensor3>(p.b, {Index(p.n), Index(p.nrhs), Index(p.batch)})),
+        x(over<Tensor3>(p.x, {Index(p.n), Index(p.nrhs), Index(p.batch)})),
+        av(a.view()),
+        bv(b.view()),
+        xv(x.view_mut()) {}
+};
+
+EngineSolve::EngineSolve(const SolveProblem& p) : state_(std::make_unique<State>(p)) {}
+EngineSolve::~EngineSolve() = default;
+
+void EngineSolve::run(const std::string& provider) {
+  auto r = ops::batched_solve_into(session(), state_->av, state_->bv, state_->xv, options_for(provider));
+  if (!r) throw std::runtime_error(r.error().what());
+}
+
+std::string EngineSolve::route() {
+  auto r = ops::batched_solve_into(session(), state_->av, state_->bv, state_->xv);
+  return r ? ops::describe(*r) : r.error().what();
 }
 
 void engine_large_gemm(int n, const double* a, const double* b, double* c) {
-  on_space([&](auto space) {
-    batched::execute_large_gemm(
-        space, 1.0, batched::ItemBatch<const double>(packed(const_cast<double*>(a), n, n, 1)),
-        batched::ItemBatch<const double>(packed(const_cast<double*>(b), n, n, 1)), 0.0, packed(c, n, n, 1));
-  });
+  // Owners are cheap (no copy); build them per call like a caller would.
+  auto at = over<Tensor2>(const_cast<double*>(a), {Index(n), Index(n)});
+  auto bt = over<Tensor2>(const_cast<double*>(b), {Index(n), Index(n)});
+  auto ct = over<Tensor2>(c, {Index(n), Index(n)});
+  auto cv = ct.view_mut();
+  auto r = ops::gemm_into(session(), at, bt, cv);
+  if (!r) throw std::runtime_error(r.error().what());
 }
 
 void raw_specialized_2x2(const GemmProblem& p) {
-  const batched::GemmBatch<double> g{packed(p.a, 2, 2, p.batch), packed(p.b, 2, 2, p.batch),
-                                     packed(p.c, 2, 2, p.batch), 1.0, 0.0};
-  batched::FixedGemmChunk<double, 2, 2, 2, batched::ItemLayout::Packed, true>{g}(0, 0, p.batch);
+  namespace batched = tfbench::impl::batched;
+  const batched::ItemBatch<const double> a{p.a, 2, 2, p.batch, 1, 2, 4}, b{p.b, 2, 2, p.batch, 1, 2, 4};
+  const batched::ItemBatch<double> c{p.c, 2, 2, p.batch, 1, 2, 4};
+  batched::FixedGemmChunk<double, 2, 2, 2, batched::ItemLayout::Packed, true>{{a, b, c, 1.0, 0.0}}(0, 0,
+                                                                                                   p.batch);
 }
 
 }  // namespace tfbench::bench

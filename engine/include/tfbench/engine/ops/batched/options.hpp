@@ -36,7 +36,7 @@ struct BatchRun {
   ItemProvider provider = ItemProvider::Specialized;
   std::int64_t items = 0;
 };
-/// e.g. "OuterParallel x2 specialized".
+/// e.g. "outer-parallel x2 specialized".
 std::string describe(const BatchRun& run);
 
 enum class BatchedErrc {

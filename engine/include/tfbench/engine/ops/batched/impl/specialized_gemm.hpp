@@ -72,8 +72,9 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_tile(const int k, const T alpha, const T* 
       for (int i = 0; i < MB; ++i) acc[j][i] += a[i * ars + p * acs] * bpj;
     }
   }
+  // No `omp simd` here: with alpha == 1 GCC turns a vectorized store loop into a block copy out of
+  // a stack copy of the accumulators (8 x 16-byte moves per 4x4 item, measured 0.7x Eigen).
   for (int j = 0; j < NB; ++j) {
-    TFBENCH_IMPL_SIMD
     for (int i = 0; i < MB; ++i) {
       T& cij = c[i * crs + j * ccs];
       if constexpr (BetaZero) {
@@ -178,15 +179,26 @@ struct FixedGemmChunk {
   GemmBatch<T> g;
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
+    // alpha == 1 (the common case) as a literal: the scaling folds away in the inlined kernel.
+    if (g.alpha == T(1)) {
+      items(T(1), begin, end);
+    } else {
+      items(g.alpha, begin, end);
+    }
+  }
+
+ private:
+  KOKKOS_FORCEINLINE_FUNCTION void items(const T alpha, const std::int64_t begin,
+                                         const std::int64_t end) const {
     for (std::int64_t i = begin; i < end; ++i) {
       if constexpr (Layout == ItemLayout::Packed) {
-        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.data + i * (M * K), 1, M, g.b.data + i * (K * N), 1, K,
+        gemm_fixed<T, M, N, K, BetaZero>(alpha, g.a.data + i * (M * K), 1, M, g.b.data + i * (K * N), 1, K,
                                          g.beta, g.c.data + i * (M * N), 1, M);
       } else if constexpr (Layout == ItemLayout::UnitRows) {
-        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.item(i), 1, g.a.cs, g.b.item(i), g.b.rs, g.b.cs, g.beta,
+        gemm_fixed<T, M, N, K, BetaZero>(alpha, g.a.item(i), 1, g.a.cs, g.b.item(i), g.b.rs, g.b.cs, g.beta,
                                          g.c.item(i), 1, g.c.cs);
       } else {
-        gemm_fixed<T, M, N, K, BetaZero>(g.alpha, g.a.item(i), g.a.rs, g.a.cs, g.b.item(i), g.b.rs, g.b.cs,
+        gemm_fixed<T, M, N, K, BetaZero>(alpha, g.a.item(i), g.a.rs, g.a.cs, g.b.item(i), g.b.rs, g.b.cs,
                                          g.beta, g.c.item(i), g.c.rs, g.c.cs);
       }
     }

@@ -1,0 +1,20 @@
+# cmake -P script: the region between the two [ops-batched-example] markers of EXAMPLE must appear
+# verbatim in DOC, so docs/ops-batched.md never drifts from the code the tests compile and run.
+set(marker "// [ops-batched-example]\n")
+file(READ "${EXAMPLE}" example)
+file(READ "${DOC}" doc)
+string(FIND "${example}" "${marker}" first)
+string(FIND "${example}" "${marker}" last REVERSE)
+if(first EQUAL -1 OR first EQUAL last)
+  message(FATAL_ERROR "${EXAMPLE}: missing the two [ops-batched-example] markers")
+endif()
+string(LENGTH "${marker}" marker_length)
+math(EXPR begin "${first} + ${marker_length}")
+math(EXPR length "${last} - ${begin}")
+string(SUBSTRING "${example}" ${begin} ${length} region)
+string(FIND "${doc}" "${region}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${DOC} does not quote the current example from ${EXAMPLE}; paste the region between "
+                      "the [ops-batched-example] markers into its code block")
+endif()
+message(STATUS "docs/ops-batched.md quotes the compiled example")
