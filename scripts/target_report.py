@@ -1,0 +1,131 @@
+#!/usr/bin/python3
+"""Reads a result file of configs/targets.yaml (or any run with those families) and prints every
+performance target of the issues beside the ratio measured in that run, one line per case and
+thread configuration, with MET / MISSED. Ratios are taken within one worker, never across runs.
+
+  target_report.py FILE [--markdown]
+
+Exit 0 when the file could be read (missed targets are reported, not an error: targets live in
+recorded results, not in a gate), 2 when it is unusable.
+"""
+
+import argparse
+import json
+import math
+import os
+import sys
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+
+from tfbench_results import ResultsFormatError, load  # noqa: E402
+
+
+def _metrics(row):
+    try:
+        return json.loads(row.get("metrics") or "{}")
+    except ValueError:
+        return {}
+
+
+def _where(row):
+    params = json.loads(row["params"])
+    keep = {k: v for k, v in params.items() if k in ("n", "nrhs", "batch", "working_set_mib", "elements",
+                                                     "op", "kind", "depth", "pass", "layout", "dtype")}
+    shown = ",".join(f"{k}={v}" for k, v in sorted(keep.items()))
+    return f"{row['family']} {shown} threads={row['threads']}"
+
+
+def _by_group(rows):
+    groups = {}
+    for row in rows:
+        groups.setdefault((row["group_id"], row["threads"], row["exec_space"]), {})[row["variant"]] = row
+    return groups
+
+
+def _ratio_target(groups, family, engine, peers, bound, what):
+    """engine's speed over the fastest of `peers` (median time ratio) >= bound."""
+    out = []
+    for variants in groups.values():
+        row = variants.get(engine)
+        if row is None or row["family"] != family:
+            continue
+        peer_rows = [variants[p] for p in peers if p in variants and variants[p]["status"] == "ok"]
+        if row["status"] != "ok" or not peer_rows:
+            out.append((_where(row), what, math.nan, bound, ">=", row.get("error") or "no ok peer"))
+            continue
+        best = min(peer_rows, key=lambda r: r["median_s"])
+        ratio = best["median_s"] / row["median_s"]
+        out.append((_where(row), f"{what} vs {best['variant']}", ratio, bound, ">=", ""))
+    return out
+
+
+def _all_peers(variants_seen, family):
+    return sorted(v for (f, v) in variants_seen if f == family and v.startswith("peer:"))
+
+
+def targets(rows):
+    rows = list(rows)
+    groups = _by_group(rows)
+    seen = {(r["family"], r["variant"]) for r in rows}
+    out = []
+    out += _ratio_target(groups, "packed_small", "engine:auto", _all_peers(seen, "packed_small"), 1.0,
+                         "auto / fastest peer")
+    out += _ratio_target(groups, "batched_solve", "engine:auto", _all_peers(seen, "batched_solve"), 1.0,
+                         "auto / fastest peer")
+    out += _ratio_target(groups, "compute_control", "control:kokkosblas", ["peer:openblas"], 0.95,
+                         "KokkosBlas / OpenBLAS")
+    out += _ratio_target(groups, "compute_control", "engine:gemm", ["peer:openblas"], 0.95,
+                         "engine gemm / OpenBLAS")
+    out += _ratio_target(groups, "bandwidth_control", "kokkos", ["peer:openmp"], 0.95,
+                         "Kokkos triad / hand-written")
+    for variants in groups.values():
+        for row in variants.values():
+            m = _metrics(row)
+            if row["family"] == "session_overhead" and "entry_ns" in m and row["threads"] == 1 \
+                    and row["variant"] == "engine:with_session":
+                out.append((_where(row), "session entry ns (1 thread)", m["entry_ns"], 100.0, "<", ""))
+            if row["family"] == "ad" and "backward_over_forward" in m \
+                    and json.loads(row["params"]).get("pass") == "forward_backward":
+                out.append((_where(row), "AD backward / forward", m["backward_over_forward"], 2.5, "<=", ""))
+        one, raw = variants.get("engine:one_session"), variants.get("peer:raw_kernels")
+        if one and raw and one["status"] == "ok" and raw["status"] == "ok":
+            out.append((_where(one), "chain in one session / raw kernels", one["median_s"] / raw["median_s"],
+                        1.2, "<=", ""))
+    return sorted(out)
+
+
+def _met(value, bound, op):
+    if not math.isfinite(value):
+        return "n/a"
+    ok = {">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
+    return "MET" if ok else "MISSED"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("file")
+    ap.add_argument("--markdown", action="store_true", help="print a Markdown table")
+    args = ap.parse_args()
+    try:
+        result = load(args.file)
+    except (OSError, ResultsFormatError) as e:
+        print(f"target_report: {e}", file=sys.stderr)
+        return 2
+    lines = targets(result.rows())
+    if not lines:
+        print("target_report: no rows of a family with a target in this file", file=sys.stderr)
+        return 2
+    if args.markdown:
+        print("| case | target | measured | bound | verdict |\n| --- | --- | --- | --- | --- |")
+    for where, what, value, bound, op, note in lines:
+        verdict = _met(value, bound, op)
+        shown = f"{value:.3g}" if math.isfinite(value) else note
+        if args.markdown:
+            print(f"| {where} | {what} | {shown} | {op} {bound:g} | {verdict} |")
+        else:
+            print(f"{verdict:7s} {what:38s} {shown:>8s} ({op} {bound:g})  {where}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
