@@ -147,6 +147,16 @@ Work backward_work(const AdCase& c) {
           8.0 * (2.0 * n * k + n * n + 2.0 * n * k + 2.0 * n * k + n * n)};
 }
 
+Work pass_work(const AdCase& c) {
+  Work w = forward_work(c);
+  if (c.pass == "forward_backward") {
+    const Work b = backward_work(c);
+    w.flops += b.flops;
+    w.bytes += b.bytes;
+  }
+  return w;
+}
+
 int recorded_ops(const AdCase& c) {
   return c.kind == "chain" ? c.depth + 2 : 3;
 }

@@ -39,6 +39,8 @@ std::vector<std::vector<double>> make_operands(const AdCase& c, std::uint64_t se
 /// Counted work of one forward pass and of one backward pass.
 Work forward_work(const AdCase& c);
 Work backward_work(const AdCase& c);
+/// The work of one iteration of the case's pass: the forward, plus the backward for forward_backward.
+Work pass_work(const AdCase& c);
 /// Engine operations one forward pass records (tape nodes of non-leaf values).
 int recorded_ops(const AdCase& c);
 

@@ -61,15 +61,7 @@ class BlasAd final : public Instance {
     }
   }
 
-  Work work() const override {
-    Work w = forward_work(case_);
-    if (case_.pass == "forward_backward") {
-      const Work b = backward_work(case_);
-      w.flops += b.flops;
-      w.bytes += b.bytes;
-    }
-    return w;
-  }
+  Work work() const override { return pass_work(case_); }
 
  private:
   void chain() {

@@ -66,15 +66,7 @@ class EngineAd final : public Instance {
 
   void run() override { iterate(nullptr); }
 
-  Work work() const override {
-    Work w = forward_work(case_);
-    if (case_.pass == "forward_backward") {
-      const Work b = backward_work(case_);
-      w.flops += b.flops;
-      w.bytes += b.bytes;
-    }
-    return w;
-  }
+  Work work() const override { return pass_work(case_); }
 
   std::map<std::string, double> metrics() override {
     // The forward with the tape, the backward alone and the forward without the tape, interleaved in

@@ -1,0 +1,26 @@
+# cmake -P script: the region between the two "// [MARKER]" lines of EXAMPLE must appear verbatim in
+# DOC, so a page never drifts from the code the tests compile and run.
+#   cmake -DEXAMPLE=file.cpp -DDOC=docs/page.md -DMARKER=name -P check_doc_quote.cmake
+foreach(var EXAMPLE DOC MARKER)
+  if(NOT DEFINED ${var})
+    message(FATAL_ERROR "check_doc_quote.cmake: -D${var}=... is required")
+  endif()
+endforeach()
+set(marker "// [${MARKER}]\n")
+file(READ "${EXAMPLE}" example)
+file(READ "${DOC}" doc)
+string(FIND "${example}" "${marker}" first)
+string(FIND "${example}" "${marker}" last REVERSE)
+if(first EQUAL -1 OR first EQUAL last)
+  message(FATAL_ERROR "${EXAMPLE}: missing the two [${MARKER}] markers")
+endif()
+string(LENGTH "${marker}" marker_length)
+math(EXPR begin "${first} + ${marker_length}")
+math(EXPR length "${last} - ${begin}")
+string(SUBSTRING "${example}" ${begin} ${length} region)
+string(FIND "${doc}" "${region}" at)
+if(at EQUAL -1)
+  message(FATAL_ERROR "${DOC} does not quote the current example from ${EXAMPLE}; paste the region between "
+                      "the [${MARKER}] markers into its code block")
+endif()
+message(STATUS "${DOC} quotes the compiled example")
