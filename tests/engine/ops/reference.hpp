@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "tfbench/engine/ops/einsum_spec.hpp"
+#include "tfbench/engine/ops/impl/kernels.hpp"
 
 namespace tfbench::testing {
 
@@ -125,15 +126,9 @@ void fill_random(StridedHost<T>& h, std::mt19937_64& rng) {
   for_each_index(h.shape, [&](const std::vector<index_t>& idx) { h.at(idx) = random_value<T>(rng); });
 }
 
-/// Reference arithmetic: float references accumulate in double, like the kernels.
+/// Reference arithmetic accumulates like the kernels (float sums in double): the engine's rule.
 template <class T>
-struct Wide {
-  using type = T;
-};
-template <>
-struct Wide<float> {
-  using type = double;
-};
+using Wide = tfbench::impl::accumulator_t<T>;
 
 /// Naive einsum: every assignment of every label, products summed into a compact output (in the
 /// wide type, rounded to T once).
@@ -164,7 +159,7 @@ std::vector<T> naive_einsum(const std::string& text, const std::vector<const Str
   if (out_shape) *out_shape = oshape;
   index_t n = 1;
   for (auto e : oshape) n *= e;
-  using W = typename Wide<T>::type;
+  using W = Wide<T>;
   std::vector<W> wide(static_cast<std::size_t>(n), W(0));
   for_each_index(extent, [&](const std::vector<index_t>& assign) {
     W prod = W(1);

@@ -32,7 +32,7 @@ TEMPLATE_TEST_CASE("sum over axes matches the reference", "[ops][reduce]", doubl
       for (std::size_t d = 0; d < c.shape.size(); ++d)
         if (std::find(c.axes.begin(), c.axes.end(), int(d)) == c.axes.end()) kept.push_back(c.shape[d]);
       REQUIRE(shape_vec(r.shape()) == kept);
-      using W = typename Wide<T>::type;
+      using W = Wide<T>;
       std::vector<W> wide(static_cast<std::size_t>(r.numel()), W(0));
       std::vector<T> want, got;
       for_each_index(c.shape, [&](const std::vector<index_t>& i) {
