@@ -2,7 +2,10 @@
 # Tests of scripts/perf-regression.sh with an existing tfbench on both sides (no revision builds):
 #   gate_test.sh aa WORK_DIR         A/A: the gate passes (exit 0) and reports its noise floor
 #   gate_test.sh injected WORK_DIR   a delay injected into one case on the head side only: the
-#                                    gate fails (exit 1) and compare.json names exactly that case
+#                                    gate fails (exit 1), compare.json names exactly that case, and
+#                                    the confirmation rounds (that case only) confirm it
+#   gate_test.sh unconfirmed WORK_DIR  the same delay in the first rounds only: the confirmation
+#                                    rounds do not reproduce it, and the gate passes (exit 0)
 # TFBENCH=path/to/tfbench. The threshold is 40%: A/A runs on this shared 2-core machine under load
 # moved cache-resident cases by up to 19%; the
 # injected delay makes the case several times slower.
@@ -46,6 +49,27 @@ regressed = sorted(r["case_id"] for r in doc["rows"] if r["verdict"] == "REGRESS
 assert regressed == [slow], f"REGRESSION verdicts {regressed}, expected only {slow}"
 row = next(r for r in doc["rows"] if r["case_id"] == slow)
 print(f"gate_test: {slow}: new/base {row['ratio']:.2f}x, p {row['p']:.2g} -> REGRESSION")
+PY
+    grep -q 'confirmed in 3 confirmation round' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
+    /usr/bin/python3 - "$work/out/compare-confirm.json" "$slow_case" <<'PY' || fail "compare-confirm.json"
+import json, sys
+doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
+ids = sorted({r["case_id"] for r in doc["rows"]})
+assert ids == [slow], f"confirmation rounds ran {ids}, expected only {slow}"
+assert [r["verdict"] for r in doc["rows"]] == ["REGRESSION"], doc["rows"]
+PY
+    ;;
+  unconfirmed)
+    "$repo/scripts/perf-regression.sh" HEAD HEAD --tfbench-base "$tfbench" --tfbench-head "$tfbench" \
+      "${common[@]}" --inject-head "delay:$slow_case:300" --inject-first-only --out "$work/out" || rc=$?
+    [ $rc = 0 ] || fail "gate with a delay in the first rounds only exited $rc, expected 0"
+    grep -q '^PASS:.*did not reproduce in 3 confirmation round' "$work/out/verdict.txt" ||
+      fail "verdict: $(cat "$work/out/verdict.txt")"
+    /usr/bin/python3 - "$work/out/compare.json" "$slow_case" <<'PY' || fail "compare.json"
+import json, sys
+doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
+regressed = sorted(r["case_id"] for r in doc["rows"] if r["verdict"] == "REGRESSION")
+assert regressed == [slow], f"first rounds' REGRESSION verdicts {regressed}, expected only {slow}"
 PY
     ;;
   *) fail "unknown mode $mode" ;;
