@@ -234,6 +234,36 @@ KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_kernel(int m, int n, int k) {
   return false;
 }
 
+/// Calls f(std::integral_constant<int, S>{}) with S = n when n is one of specialized_sizes (keep the
+/// two in step), else with S = 0: the one place that turns a runtime size into a compile-time one.
+template <class F>
+decltype(auto) with_specialized_size(int n, F&& f) {
+  switch (n) {
+    case 2:
+      return f(std::integral_constant<int, 2>{});
+    case 3:
+      return f(std::integral_constant<int, 3>{});
+    case 4:
+      return f(std::integral_constant<int, 4>{});
+    case 5:
+      return f(std::integral_constant<int, 5>{});
+    case 6:
+      return f(std::integral_constant<int, 6>{});
+    case 8:
+      return f(std::integral_constant<int, 8>{});
+    case 12:
+      return f(std::integral_constant<int, 12>{});
+    case 16:
+      return f(std::integral_constant<int, 16>{});
+    case 24:
+      return f(std::integral_constant<int, 24>{});
+    case 32:
+      return f(std::integral_constant<int, 32>{});
+    default:
+      return f(std::integral_constant<int, 0>{});
+  }
+}
+
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
 /// layout and beta == 0.
 template <class T, class F>
@@ -242,51 +272,27 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
   const ItemLayout layout = classify(g);
   auto by_size = [&](auto size_tag) {
     constexpr int S = decltype(size_tag)::value;
-    auto by_layout = [&](auto beta_tag) {
-      constexpr bool B0 = decltype(beta_tag)::value;
-      switch (layout) {
-        case ItemLayout::Packed:
-          return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g});
-        case ItemLayout::UnitRows:
-          return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
-        default:
-          return f(FixedGemmChunk<T, S, S, S, ItemLayout::Strided, B0>{g});
+    if constexpr (S == 0) {  // no compile-time kernel: runtime sizes
+      if (layout != ItemLayout::Strided) {
+        return beta_zero ? f(RuntimeGemmChunk<T, true, true>{g}) : f(RuntimeGemmChunk<T, true, false>{g});
       }
-    };
-    return beta_zero ? by_layout(std::true_type{}) : by_layout(std::false_type{});
-  };
-  const int m = g.m();
-  if (has_fixed_kernel(m, g.n(), g.k())) {
-    switch (m) {
-      case 2:
-        return by_size(std::integral_constant<int, 2>{});
-      case 3:
-        return by_size(std::integral_constant<int, 3>{});
-      case 4:
-        return by_size(std::integral_constant<int, 4>{});
-      case 5:
-        return by_size(std::integral_constant<int, 5>{});
-      case 6:
-        return by_size(std::integral_constant<int, 6>{});
-      case 8:
-        return by_size(std::integral_constant<int, 8>{});
-      case 12:
-        return by_size(std::integral_constant<int, 12>{});
-      case 16:
-        return by_size(std::integral_constant<int, 16>{});
-      case 24:
-        return by_size(std::integral_constant<int, 24>{});
-      case 32:
-        return by_size(std::integral_constant<int, 32>{});
-      default:
-        break;
+      return beta_zero ? f(RuntimeGemmChunk<T, false, true>{g}) : f(RuntimeGemmChunk<T, false, false>{g});
+    } else {
+      auto by_layout = [&](auto beta_tag) {
+        constexpr bool B0 = decltype(beta_tag)::value;
+        switch (layout) {
+          case ItemLayout::Packed:
+            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g});
+          case ItemLayout::UnitRows:
+            return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
+          default:
+            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Strided, B0>{g});
+        }
+      };
+      return beta_zero ? by_layout(std::true_type{}) : by_layout(std::false_type{});
     }
-  }
-  const bool unit_rows = layout != ItemLayout::Strided;
-  if (unit_rows) {
-    return beta_zero ? f(RuntimeGemmChunk<T, true, true>{g}) : f(RuntimeGemmChunk<T, true, false>{g});
-  }
-  return beta_zero ? f(RuntimeGemmChunk<T, false, true>{g}) : f(RuntimeGemmChunk<T, false, false>{g});
+  };
+  return with_specialized_size(has_fixed_kernel(g.m(), g.n(), g.k()) ? g.m() : 0, by_size);
 }
 
 }  // namespace tfbench::impl::batched

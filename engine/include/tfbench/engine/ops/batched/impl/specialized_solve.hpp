@@ -303,30 +303,7 @@ decltype(auto) with_specialized_solve_chunk(const SolveBatch<T>& s, T* scratch, 
                   : f(SpecializedSolveChunk<T, S, false>{s, scratch});
     }
   };
-  switch (s.n()) {
-    case 2:
-      return by_size(std::integral_constant<int, 2>{});
-    case 3:
-      return by_size(std::integral_constant<int, 3>{});
-    case 4:
-      return by_size(std::integral_constant<int, 4>{});
-    case 5:
-      return by_size(std::integral_constant<int, 5>{});
-    case 6:
-      return by_size(std::integral_constant<int, 6>{});
-    case 8:
-      return by_size(std::integral_constant<int, 8>{});
-    case 12:
-      return by_size(std::integral_constant<int, 12>{});
-    case 16:
-      return by_size(std::integral_constant<int, 16>{});
-    case 24:
-      return by_size(std::integral_constant<int, 24>{});
-    case 32:
-      return by_size(std::integral_constant<int, 32>{});
-    default:
-      return by_size(std::integral_constant<int, 0>{});
-  }
+  return with_specialized_size(s.n(), by_size);
 }
 
 }  // namespace tfbench::impl::batched
