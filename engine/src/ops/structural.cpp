@@ -28,6 +28,17 @@ FlagList axis_flags(const char* where, std::size_t rank, Span<const int> axes) {
   return flags;
 }
 
+// A caller-owned destination of a one-operand operation: the operand's dtype, the result's shape,
+// reachable by the session's kernels, and no overlap with the operand.
+void check_destination(const char* where, const OpContext& ctx, const TensorRead& a, const Shape& shape,
+                       const DestRef& out) {
+  check_same_dtype(where, out.dtype, a.dtype(), "destination dtype differs from the operand's");
+  check_same_shape(where, out.shape, Span<const Index>(shape.data(), shape.size()),
+                   "destination shape differs from the result's");
+  check_accessible(where, ctx.target, out.space, "the destination");
+  check_no_overlap(where, out, a, false);
+}
+
 }  // namespace
 
 Shape check_sum(const char* where, const OpContext& ctx, const TensorRead& a, Span<const int> axes,
@@ -38,13 +49,7 @@ Shape check_sum(const char* where, const OpContext& ctx, const TensorRead& a, Sp
   Shape shape;
   for (std::size_t d = 0; d < a.rank(); ++d)
     if (!flags[d]) shape.push_back(a.shape()[d]);
-  if (out) {
-    check_same_dtype(where, out->dtype, a.dtype(), "destination dtype differs from the operand's");
-    check_same_shape(where, out->shape, Span<const Index>(shape.data(), shape.size()),
-                     "destination shape differs from the result's");
-    check_accessible(where, ctx.target, out->space, "the destination");
-    check_no_overlap(where, *out, a, false);
-  }
+  if (out) check_destination(where, ctx, a, shape, *out);
   return shape;
 }
 
@@ -69,13 +74,7 @@ Shape check_permute(const char* where, const OpContext& ctx, const TensorRead& a
   (void)seen;
   Shape shape;
   for (int p : perm) shape.push_back(a.shape()[p]);
-  if (out) {
-    check_same_dtype(where, out->dtype, a.dtype(), "destination dtype differs from the operand's");
-    check_same_shape(where, out->shape, Span<const Index>(shape.data(), shape.size()),
-                     "destination shape differs from the result's");
-    check_accessible(where, ctx.target, out->space, "the destination");
-    check_no_overlap(where, *out, a, false);
-  }
+  if (out) check_destination(where, ctx, a, shape, *out);
   return shape;
 }
 
