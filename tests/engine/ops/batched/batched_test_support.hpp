@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+#include "tfbench/engine/ops/impl/kernels.hpp"
 
 namespace tfbench::testing {
 
@@ -36,16 +37,7 @@ inline const char* layout_name(TestLayout l) {
   return "?";
 }
 
-template <class T>
-struct Real {
-  using type = T;
-};
-template <class T>
-struct Real<Kokkos::complex<T>> {
-  using type = T;
-};
-template <class T>
-using real_t = typename Real<T>::type;
+using impl::real_t;  // the engine's own trait: the real type of a (complex) element
 
 template <class T>
 double magnitude(const T& v) {
