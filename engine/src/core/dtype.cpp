@@ -35,30 +35,6 @@ std::optional<DType> parse_dtype(std::string_view text) {
   return std::nullopt;
 }
 
-std::size_t size_of(DType dtype) {
-  switch (dtype) {
-    case DType::Bool:
-      return sizeof(bool);
-    case DType::I32:
-      return 4;
-    case DType::I64:
-      return 8;
-    case DType::F32:
-      return 4;
-    case DType::F64:
-      return 8;
-    case DType::C64:
-      return 8;
-    case DType::C128:
-      return 16;
-  }
-  return 0;
-}
-
-bool is_complex(DType dtype) {
-  return dtype == DType::C64 || dtype == DType::C128;
-}
-
 bool is_floating(DType dtype) {
   return dtype == DType::F32 || dtype == DType::F64 || is_complex(dtype);
 }

@@ -46,10 +46,6 @@ bool is_enabled(ExecSpaceKind kind) {
   return std::find(spaces.begin(), spaces.end(), kind) != spaces.end();
 }
 
-bool is_host_space(ExecSpaceKind kind) {
-  return kind != ExecSpaceKind::Cuda;
-}
-
 int concurrency(ExecSpaceKind kind) {
   return dispatch_exec_space(kind, [](auto space) { return static_cast<int>(space.concurrency()); });
 }

@@ -15,46 +15,68 @@ const std::string kCompareLabel = "tfbench::engine::ops::compare";
 const std::string kFillLabel = "tfbench::engine::ops::fill";
 const std::string kAbsLabel = "tfbench::engine::ops::abs";
 
-template <class Space, class T>
-void binary_on(const Space& space, BinaryKind kind, T alpha, T beta, const LoopPlan<3>& plan,
-               StridedOut<T> out, StridedIn<T> a, StridedIn<T> b) {
+/// Calls launch(f) with the functor of a binary kind.
+template <class T, class Launch>
+void with_binary_functor(BinaryKind kind, T alpha, T beta, Launch&& launch) {
   switch (kind) {
     case BinaryKind::Add:
-      return launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data, fn::Add<T>{});
+      return launch(fn::Add<T>{});
     case BinaryKind::Sub:
-      return launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data, fn::Sub<T>{});
+      return launch(fn::Sub<T>{});
     case BinaryKind::Mul:
-      return launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data, fn::Mul<T>{});
+      return launch(fn::Mul<T>{});
     case BinaryKind::Axpby:
-      return launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data,
-                               fn::Axpby<T>{alpha, beta});
+      return launch(fn::Axpby<T>{alpha, beta});
   }
 }
 
-template <class Space, class T>
-void unary_on(const Space& space, UnaryKind kind, T alpha, const LoopPlan<2>& plan, StridedOut<T> out,
-              StridedIn<T> a) {
+/// Calls launch(f) with the functor of a unary kind (integer and bool element types are copied
+/// only: the facades reject arithmetic on them).
+template <class T, class Launch>
+void with_unary_functor(UnaryKind kind, T alpha, Launch&& launch) {
   if constexpr (std::is_integral<T>::value) {
-    // Integer and bool element types are copied only (the facades reject arithmetic on them).
-    launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Copy<T>{});
+    launch(fn::Copy<T>{});
   } else {
     switch (kind) {
       case UnaryKind::Copy:
-        return launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Copy<T>{});
+        return launch(fn::Copy<T>{});
       case UnaryKind::Scale:
-        return launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Scale<T>{alpha});
+        return launch(fn::Scale<T>{alpha});
       case UnaryKind::Neg:
-        return launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Neg<T>{});
+        return launch(fn::Neg<T>{});
       case UnaryKind::Conj:
-        return launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, fn::Conj<T>{});
+        return launch(fn::Conj<T>{});
     }
   }
 }
 
-template <class Space, class T, CompareKind K>
-void compare_as(const Space& space, const LoopPlan<3>& plan, StridedOut<bool> out, StridedIn<T> a,
-                StridedIn<T> b) {
-  launch_binary_map(space, kCompareLabel, plan, out.data, a.data, b.data, fn::Compare<T, K>{});
+/// Calls launch(f) with the comparison functor of a kind.
+template <class T, class Launch>
+void with_compare_functor(CompareKind kind, Launch&& launch) {
+  switch (kind) {
+    case CompareKind::Eq:
+      return launch(fn::Compare<T, CompareKind::Eq>{});
+    case CompareKind::Ne:
+      return launch(fn::Compare<T, CompareKind::Ne>{});
+    case CompareKind::Lt:
+      return launch(fn::Compare<T, CompareKind::Lt>{});
+    case CompareKind::Le:
+      return launch(fn::Compare<T, CompareKind::Le>{});
+    case CompareKind::Gt:
+      return launch(fn::Compare<T, CompareKind::Gt>{});
+    case CompareKind::Ge:
+      return launch(fn::Compare<T, CompareKind::Ge>{});
+  }
+}
+
+/// The element count when every operand walks one axis with unit stride (the erased layer's flat
+/// loop of compact operands), else -1: such an operation launches without planning a loop nest.
+template <int NOps>
+index_t flat_extent(const index_t* shape, int rank, const index_t* const (&strides)[NOps]) {
+  if (rank != 1) return -1;
+  for (const index_t* s : strides)
+    if (s[0] != 1) return -1;
+  return shape[0];
 }
 
 }  // namespace
@@ -63,20 +85,40 @@ template <class T>
 void run_binary(const ExecTarget& target, BinaryKind kind, T alpha, T beta, const index_t* shape, int rank,
                 StridedOut<T> out, StridedIn<T> a, StridedIn<T> b) {
   const index_t* strides[3] = {out.strides, a.strides, b.strides};
+  if (const index_t n = flat_extent<3>(shape, rank, strides); n >= 0) {
+    if (n == 0) return;
+    return dispatch_exec_space(kernel_space(target, n), [&](auto space) {
+      with_binary_functor(kind, alpha, beta, [&](auto f) {
+        launch_binary_flat(space, kBinaryLabel, n, out.data, a.data, b.data, f);
+      });
+    });
+  }
   const auto plan = plan_loops<3>(shape, rank, strides);
   if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total),
-                      [&](auto space) { binary_on(space, kind, alpha, beta, plan, out, a, b); });
+  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
+    with_binary_functor(kind, alpha, beta, [&](auto f) {
+      launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data, f);
+    });
+  });
 }
 
 template <class T>
 void run_unary(const ExecTarget& target, UnaryKind kind, T alpha, const index_t* shape, int rank,
                StridedOut<T> out, StridedIn<T> a) {
   const index_t* strides[2] = {out.strides, a.strides};
+  if (const index_t n = flat_extent<2>(shape, rank, strides); n >= 0) {
+    if (n == 0) return;
+    return dispatch_exec_space(kernel_space(target, n), [&](auto space) {
+      with_unary_functor(kind, alpha,
+                         [&](auto f) { launch_unary_flat(space, kUnaryLabel, n, out.data, a.data, f); });
+    });
+  }
   const auto plan = plan_loops<2>(shape, rank, strides);
   if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total),
-                      [&](auto space) { unary_on(space, kind, alpha, plan, out, a); });
+  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
+    with_unary_functor(kind, alpha,
+                       [&](auto f) { launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, f); });
+  });
 }
 
 template <class T>
@@ -97,26 +139,19 @@ void run_compare(const ExecTarget& target, CompareKind kind, const index_t* shap
   const auto plan = plan_loops<3>(shape, rank, strides);
   if (plan.total == 0) return;
   dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
-    switch (kind) {
-      case CompareKind::Eq:
-        return compare_as<decltype(space), T, CompareKind::Eq>(space, plan, out, a, b);
-      case CompareKind::Ne:
-        return compare_as<decltype(space), T, CompareKind::Ne>(space, plan, out, a, b);
-      case CompareKind::Lt:
-        return compare_as<decltype(space), T, CompareKind::Lt>(space, plan, out, a, b);
-      case CompareKind::Le:
-        return compare_as<decltype(space), T, CompareKind::Le>(space, plan, out, a, b);
-      case CompareKind::Gt:
-        return compare_as<decltype(space), T, CompareKind::Gt>(space, plan, out, a, b);
-      case CompareKind::Ge:
-        return compare_as<decltype(space), T, CompareKind::Ge>(space, plan, out, a, b);
-    }
+    with_compare_functor<T>(
+        kind, [&](auto f) { launch_binary_map(space, kCompareLabel, plan, out.data, a.data, b.data, f); });
   });
 }
 
 template <class T>
 void run_fill(const ExecTarget& target, T value, const index_t* shape, int rank, StridedOut<T> out) {
   const index_t* strides[1] = {out.strides};
+  if (const index_t n = flat_extent<1>(shape, rank, strides); n >= 0) {
+    if (n == 0) return;
+    return dispatch_exec_space(kernel_space(target, n),
+                               [&](auto space) { launch_fill_flat(space, kFillLabel, n, out.data, value); });
+  }
   const auto plan = plan_loops<1>(shape, rank, strides);
   if (plan.total == 0) return;
   dispatch_exec_space(kernel_space(target, plan.total),

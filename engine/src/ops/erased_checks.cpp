@@ -22,10 +22,13 @@ struct ByteSpan {
 };
 
 ByteSpan byte_span(const void* zero, const RawLayout& layout, std::size_t elem) {
-  const StrideList s = strides_of(layout);
-  const OffsetSpan e = offset_span(layout.shape, s.data(), layout.rank);
   const char* base = static_cast<const char*>(zero);
-  return {base + e.lo * static_cast<Index>(elem), base + e.hi * static_cast<Index>(elem)};
+  const auto bytes = static_cast<Index>(elem);
+  // An owner's compact tag spans exactly its elements: no stride list to build (every operation
+  // of a chain pays this check).
+  if (layout.compact_tag()) return {base, base + element_count(layout) * bytes};
+  const OffsetSpan e = offset_span(layout.shape, layout.strides, layout.rank);
+  return {base + e.lo * bytes, base + e.hi * bytes};
 }
 
 }  // namespace
@@ -43,10 +46,7 @@ DestRef dest_of(const TensorWrite& out) {
 }
 
 void check_accessible(const char* where, const ExecTarget& target, MemorySpaceKind space, const char* what) {
-  const bool ok = target.space == ExecSpaceKind::Cuda
-                      ? space == MemorySpaceKind::Device
-                      : (space == MemorySpaceKind::Host || kDeviceMemoryIsHostAccessible);
-  if (!ok)
+  if (!reachable(target, space))
     throw OpError(OpErrorCode::SpaceMismatch, where,
                   std::string(what) + " lives in " + name(space) + " memory, which the session's " +
                       name(target.space) + " kernels cannot reach (upload or download it first)");
@@ -84,7 +84,7 @@ void check_no_overlap(const char* where, const DestRef& out, const TensorRead& i
 }
 
 void check_numeric(const char* where, DType dtype) {
-  if (dtype != DType::F32 && dtype != DType::F64 && dtype != DType::C128)
+  if (!has_numeric_kernels(dtype))
     throw OpError(OpErrorCode::UnsupportedDType, where,
                   std::string("no kernel for dtype ") + name(dtype) + " (supported: f32, f64, c128)");
 }

@@ -133,3 +133,70 @@ TEST_CASE("elementwise ops on Dynamic tensors return Dynamic tensors", "[ops][el
     CHECK(std::move(full).into_host().value().at(2, 1) == 1.5);
   });
 }
+
+TEMPLATE_TEST_CASE("_into on owners (their fast path) matches views, works in place, rejects what views reject",
+                   "[ops][elementwise][into]", double, float, C128) {
+  using T = TestType;
+  using Owner = Tensor<T, DynRank, Host>;
+  std::mt19937_64 rng(44);
+  auto backend = ops_backend();
+  const std::vector<index_t> sh{13, 6};
+  auto a = random_operand<T>(rng, sh);
+  auto b = random_operand<T>(rng, sh);
+  const T alpha = random_value<T>(rng), beta = random_value<T>(rng);
+  auto values = [](const Owner& t) { return std::vector<T>(t.data(), t.data() + t.numel()); };
+  in_session(backend, [&](Session& s) {
+    Owner ao = ops::copy(s, a.view()), bo = ops::copy(s, b.view());
+    Tensor<T> b_dynamic = ops::copy(s, b.view()).into_dynamic();
+    Owner got = Owner::zeros({sh[0], sh[1]}), want = Owner::zeros({sh[0], sh[1]});
+    // Every operation once with owners only (the fast path) and once through views (erased path).
+    auto agree = [&](const char* what, auto&& run) {
+      INFO(what);
+      run(got, ao, bo);
+      auto wv = want.view_mut();
+      run(wv, a.view(), b.view());
+      CHECK(max_relative_error(values(got), values(want)) < Tolerance<T>::value);
+    };
+    agree("add", [&](auto& d, const auto& x, const auto& y) { ops::add_into(s, d, x, y); });
+    agree("sub", [&](auto& d, const auto& x, const auto& y) { ops::sub_into(s, d, x, y); });
+    agree("multiply", [&](auto& d, const auto& x, const auto& y) { ops::multiply_into(s, d, x, y); });
+    agree("axpby", [&](auto& d, const auto& x, const auto& y) { ops::axpby_into(s, d, alpha, x, beta, y); });
+    agree("scale", [&](auto& d, const auto&, const auto& y) { ops::scale_into(s, d, alpha, y); });
+    agree("negate", [&](auto& d, const auto&, const auto& y) { ops::negate_into(s, d, y); });
+    agree("copy", [&](auto& d, const auto&, const auto& y) { ops::copy_into(s, d, y); });
+    // A Dynamic owner beside Host owners is still an owner of the same element type.
+    ops::add_into(s, got, ao, b_dynamic);
+    ops::add_into(s, want, a.view(), b.view());
+    CHECK(max_relative_error(values(got), values(want)) < Tolerance<T>::value);
+    // In place: the destination is exactly the first input.
+    ops::axpby_into(s, ao, alpha, ao, beta, bo);
+    std::vector<T> ref;
+    for_each_index(sh, [&](const std::vector<index_t>& i) { ref.push_back(alpha * a.at(i) + beta * b.at(i)); });
+    CHECK(max_relative_error(values(ao), ref) < Tolerance<T>::value);
+    // What the general path rejects, the owners' path rejects too, before writing anything.
+    const T sentinel = T(-7.0);
+    for (Index i = 0; i < got.numel(); ++i) got.data()[i] = sentinel;
+    auto untouched = [&] {
+      for (Index i = 0; i < got.numel(); ++i)
+        if (!(got.data()[i] == sentinel)) return false;
+      return true;
+    };
+    Owner transposed = Owner::zeros({sh[1], sh[0]});
+    try {
+      ops::add_into(s, got, ao, transposed);
+      FAIL("a shape mismatch between owners was accepted");
+    } catch (const ops::OpError& e) {
+      CHECK(e.code() == ops::OpErrorCode::ShapeMismatch);
+    }
+    CHECK(untouched());
+    if constexpr (!std::is_same<T, C128>::value) {
+      try {
+        ops::axpby_into(s, got, std::complex<double>(0.0, 1.0), ao, 1.0, bo);
+        FAIL("a complex coefficient for real owners was accepted");
+      } catch (const ops::OpError& e) {
+        CHECK(e.code() == ops::OpErrorCode::DTypeMismatch);
+      }
+      CHECK(untouched());
+    }
+  });
+}

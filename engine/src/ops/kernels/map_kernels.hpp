@@ -215,9 +215,38 @@ struct FillStrided {
   }
 };
 
+template <class T>
+struct FillContiguous {
+  T* out;
+  T value;
+  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const { out[i] = value; }
+};
+
+// ---- flat launches: n elements, every operand unit-stride (compact operands of one shape; no plan)
+
+template <class Space, class T>
+void launch_fill_flat(const Space& space, const std::string& label, index_t n, T* out, T value) {
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
+                       FillContiguous<T>{out, value});
+}
+template <class Space, class Tout, class Ta, class F>
+void launch_unary_flat(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a, F f) {
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
+                       UnaryMapContiguous<Tout, Ta, F>{out, a, f});
+}
+template <class Space, class Tout, class Ta, class Tb, class F>
+void launch_binary_flat(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a,
+                        const Tb* b, F f) {
+  Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
+                       BinaryMapContiguous<Tout, Ta, Tb, F>{out, a, b, f});
+}
+
+// ---- planned launches: any strides
+
 template <class Space, class T>
 void launch_fill(const Space& space, const std::string& label, const LoopPlan<1>& plan, T* out, T value) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
+  if (plan.contiguous()) return launch_fill_flat(space, label, plan.total, out, value);
   const auto rows = row_nest(plan.inner);
   plan.for_each_outer([&](const index_t(&base)[1]) {
     Kokkos::parallel_for(label, Policy(space, 0, rows.work_items()),
@@ -229,10 +258,7 @@ template <class Space, class Tout, class Ta, class F>
 void launch_unary_map(const Space& space, const std::string& label, const LoopPlan<2>& plan, Tout* out,
                       const Ta* a, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
-  if (plan.contiguous()) {
-    Kokkos::parallel_for(label, Policy(space, 0, plan.total), UnaryMapContiguous<Tout, Ta, F>{out, a, f});
-    return;
-  }
+  if (plan.contiguous()) return launch_unary_flat(space, label, plan.total, out, a, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
   const auto rows = row_nest(plan.inner);
@@ -251,11 +277,7 @@ template <class Space, class Tout, class Ta, class Tb, class F>
 void launch_binary_map(const Space& space, const std::string& label, const LoopPlan<3>& plan, Tout* out,
                        const Ta* a, const Tb* b, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
-  if (plan.contiguous()) {
-    Kokkos::parallel_for(label, Policy(space, 0, plan.total),
-                         BinaryMapContiguous<Tout, Ta, Tb, F>{out, a, b, f});
-    return;
-  }
+  if (plan.contiguous()) return launch_binary_flat(space, label, plan.total, out, a, b, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
   const auto rows = row_nest(plan.inner);

@@ -20,9 +20,26 @@ enum class DType { Bool, I32, I64, F32, F64, C64, C128 };
 const char* name(DType dtype);
 /// Parses a name as printed by name(); empty when unknown.
 std::optional<DType> parse_dtype(std::string_view text);
-/// Bytes per element.
-std::size_t size_of(DType dtype);
-bool is_complex(DType dtype);
+/// Bytes per element. Inline: every operation asks several times (offsets, overlap checks).
+constexpr std::size_t size_of(DType dtype) {
+  switch (dtype) {
+    case DType::Bool:
+      return sizeof(bool);
+    case DType::I32:
+    case DType::F32:
+      return 4;
+    case DType::I64:
+    case DType::F64:
+    case DType::C64:
+      return 8;
+    case DType::C128:
+      return 16;
+  }
+  return 0;
+}
+constexpr bool is_complex(DType dtype) {
+  return dtype == DType::C64 || dtype == DType::C128;
+}
 bool is_floating(DType dtype);  // f32, f64, c64, c128
 /// The real dtype of a complex dtype (c64 -> f32, c128 -> f64); other dtypes map to themselves.
 DType real_dtype(DType dtype);

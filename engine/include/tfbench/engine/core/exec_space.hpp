@@ -20,8 +20,11 @@ std::optional<ExecSpaceKind> parse_exec_space(std::string_view text);
 /// The spaces this build of Kokkos enables, host spaces first.
 std::vector<ExecSpaceKind> enabled_exec_spaces();
 bool is_enabled(ExecSpaceKind kind);
-/// True when the space executes on the host and its memory is host-accessible.
-bool is_host_space(ExecSpaceKind kind);
+/// True when the space executes on the host and its memory is host-accessible (inline: every
+/// operation asks).
+constexpr bool is_host_space(ExecSpaceKind kind) {
+  return kind != ExecSpaceKind::Cuda;
+}
 /// Threads (or CUDA concurrency) of an initialized space.
 int concurrency(ExecSpaceKind kind);
 /// The space Kokkos uses by default for device work (Cuda where enabled, else the default host space).

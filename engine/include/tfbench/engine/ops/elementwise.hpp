@@ -13,6 +13,7 @@
 
 #include "tfbench/engine/ops/impl/elementwise_erased.hpp"
 #include "tfbench/engine/ops/impl/facade.hpp"
+#include "tfbench/engine/ops/impl/owner_fast_path.hpp"
 
 namespace tfbench::ops {
 
@@ -49,9 +50,31 @@ auto binary(const char* where, Session& s, impl::BinaryKind kind, Scalar alpha, 
   return std::move(out).publish(s);
 }
 
+/// Runs the owners' fast path (impl/owner_fast_path.hpp) when it applies; false otherwise.
+template <class O, class A, class B>
+bool binary_owners(Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta, const O& out, const A& a,
+                   const B& b) {
+  if constexpr (impl::kernel_owners<O, A, B>) {
+    using K = typename impl::kernel_element<impl::owner_element_t<A>>::type;
+    if (!impl::is_complex<K>::value && !(alpha.is_real() && beta.is_real())) return false;
+    const impl::ExecTarget target = impl::exec_target(s);
+    const impl::index_t n = impl::owner_extent(target, out, a, b);
+    if (n < 0) return false;
+    impl::run_binary<K>(target, kind, alpha.as<K>(), beta.as<K>(), &n, 1,
+                        {static_cast<K*>(const_cast<void*>(impl::owner_data(out))), &impl::kUnitStride},
+                        {static_cast<const K*>(impl::owner_data(a)), &impl::kUnitStride},
+                        {static_cast<const K*>(impl::owner_data(b)), &impl::kUnitStride});
+    impl::complete(s);
+    return true;
+  } else {
+    return false;
+  }
+}
+
 template <class O, class A, class B>
 void binary_into(const char* where, Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta, O&& out,
                  const A& a, const B& b) {
+  if (binary_owners(s, kind, alpha, beta, out, a, b)) return;
   const auto ra = impl::as_read(a);
   const auto rb = impl::as_read(b);
   const impl::DestRef d = impl::as_dest(out);
@@ -77,7 +100,26 @@ auto unary(const char* where, Session& s, impl::UnaryKind kind, Scalar alpha, co
 }
 
 template <class O, class A>
+bool unary_owners(Session& s, impl::UnaryKind kind, Scalar alpha, const O& out, const A& a) {
+  if constexpr (impl::kernel_owners<O, A>) {
+    using K = typename impl::kernel_element<impl::owner_element_t<A>>::type;
+    if (!impl::is_complex<K>::value && !alpha.is_real()) return false;
+    const impl::ExecTarget target = impl::exec_target(s);
+    const impl::index_t n = impl::owner_extent(target, out, a);
+    if (n < 0) return false;
+    impl::run_unary<K>(target, kind, alpha.as<K>(), &n, 1,
+                       {static_cast<K*>(const_cast<void*>(impl::owner_data(out))), &impl::kUnitStride},
+                       {static_cast<const K*>(impl::owner_data(a)), &impl::kUnitStride});
+    impl::complete(s);
+    return true;
+  } else {
+    return false;
+  }
+}
+
+template <class O, class A>
 void unary_into(const char* where, Session& s, impl::UnaryKind kind, Scalar alpha, O&& out, const A& a) {
+  if (unary_owners(s, kind, alpha, out, a)) return;
   const auto ra = impl::as_read(a);
   const impl::DestRef d = impl::as_dest(out);
   const impl::OpContext ctx{impl::exec_target(s), nullptr};

@@ -63,6 +63,17 @@ inline RawLayout raw_layout(const TensorRead& r) {
   return {l.shape.data(), l.compact_tag ? nullptr : l.strides.data(), static_cast<int>(l.shape.size())};
 }
 
+/// Whether the kernels of `target` can reach memory of `space`.
+inline bool reachable(const ExecTarget& target, MemorySpaceKind space) {
+  return target.space == ExecSpaceKind::Cuda
+             ? space == MemorySpaceKind::Device
+             : (space == MemorySpaceKind::Host || kDeviceMemoryIsHostAccessible);
+}
+/// f32, f64 and c128: the dtypes with arithmetic kernels.
+inline bool has_numeric_kernels(DType dtype) {
+  return dtype == DType::F32 || dtype == DType::F64 || dtype == DType::C128;
+}
+
 // ---- validation (each throws OpError naming `where`)
 
 /// Memory of `space` must be reachable by the kernels of `target`.

@@ -49,6 +49,9 @@ struct StridedIn {
   const T* data;
   const index_t* strides;
 };
+/// The stride of a flat (rank 1, unit-stride) operand: such operations launch without a loop plan.
+inline constexpr index_t kUnitStride = 1;
+
 /// A written operand.
 template <class T>
 struct StridedOut {
