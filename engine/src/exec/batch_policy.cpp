@@ -92,8 +92,9 @@ std::optional<RouteError> validate(const BatchPolicy& policy, const BatchProblem
             ", muladds_per_item " + std::to_string(problem.muladds_per_item) + ")"};
   }
   if (t.vendor_batch_max_item_dim < 0 || t.outer_min_items < 1 || t.outer_min_items_per_lane < 1 ||
-      !finite_nonneg(t.lane_item_overhead_ns) || !std::isfinite(t.lane_muladds_per_ns) ||
-      t.lane_muladds_per_ns <= 0 || !finite_nonneg(t.lane_min_work_ns)) {
+      (t.lane_item_overhead_ns && !finite_nonneg(*t.lane_item_overhead_ns)) ||
+      !std::isfinite(t.lane_muladds_per_ns) || t.lane_muladds_per_ns <= 0 ||
+      !finite_nonneg(t.lane_min_work_ns)) {
     return RouteError{
         RouteErrorKind::InvalidPolicy, policy.strategy,
         "batch route: thresholds out of range (vendor_batch_max_item_dim >= 0, outer_min_items >= 1, "
@@ -113,12 +114,19 @@ RouteError no_route(BatchStrategy strategy, const std::vector<Conflict>& reasons
   return RouteError{kind, strategy, std::move(message)};
 }
 
-// Lanes the cost model gives a batch: each lane needs outer_min_items_per_lane items and
-// lane_min_work_ns of estimated work (overhead_ns + muladds / muladds_per_ns per item).
+/// The per-item overhead of the cost model for `provider`: the policy's if set, else the provider's
+/// declaration, else the seed's default.
+double item_overhead_ns(const BatchThresholds& t, const ProviderDecl& provider) {
+  if (t.lane_item_overhead_ns) return *t.lane_item_overhead_ns;
+  return provider.item_overhead_ns >= 0 ? provider.item_overhead_ns : kDefaultLaneItemOverheadNs;
+}
+
+// Lanes the cost model gives a batch on `provider`: each lane needs outer_min_items_per_lane items
+// and lane_min_work_ns of estimated work (overhead_ns + muladds / muladds_per_ns per item).
 std::int64_t cost_model_lanes(const ExecutionContext& context, const BatchThresholds& t,
-                              const BatchProblem& problem) {
+                              const BatchProblem& problem, const ProviderDecl& provider) {
   if (!context.can_fan_out() || problem.items < t.outer_min_items) return 1;
-  const double item_ns = t.lane_item_overhead_ns + problem.muladds_per_item / t.lane_muladds_per_ns;
+  const double item_ns = item_overhead_ns(t, provider) + problem.muladds_per_item / t.lane_muladds_per_ns;
   const double total_ns = item_ns * static_cast<double>(problem.items);
   const std::int64_t by_items = problem.items / t.outer_min_items_per_lane;
   const double by_work = t.lane_min_work_ns > 0 ? std::floor(total_ns / t.lane_min_work_ns)
@@ -171,13 +179,13 @@ Result<BatchRoute, RouteError> resolve_batch_route(const ExecutionContext& conte
   }
 
   const auto& t = policy.thresholds;
-  const std::int64_t lanes = cost_model_lanes(context, t, problem);
-  if (lanes >= 2) {
-    for (const ProviderDecl* p : candidates) {
-      if (p && !conflict(BatchStrategy::OuterParallel, *p, context)) {
-        return BatchRoute{BatchStrategy::OuterParallel, static_cast<int>(lanes), p};
-      }
-    }
+  // Fan out with the first candidate that may run in lanes, if the cost model gives its items two
+  // lanes or more.
+  for (const ProviderDecl* p : candidates) {
+    if (!p || conflict(BatchStrategy::OuterParallel, *p, context)) continue;
+    const std::int64_t lanes = cost_model_lanes(context, t, problem, *p);
+    if (lanes >= 2) return BatchRoute{BatchStrategy::OuterParallel, static_cast<int>(lanes), p};
+    break;
   }
   for (const ProviderDecl* p : candidates) {
     if (!p) continue;

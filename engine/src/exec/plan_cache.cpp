@@ -63,7 +63,7 @@ std::size_t PlanKey::hash() const {
   mix(seed, static_cast<std::size_t>(t.vendor_batch_max_item_dim));
   mix(seed, static_cast<std::size_t>(t.outer_min_items));
   mix(seed, static_cast<std::size_t>(t.outer_min_items_per_lane));
-  mix(seed, hash_double(t.lane_item_overhead_ns));
+  mix(seed, t.lane_item_overhead_ns ? hash_double(*t.lane_item_overhead_ns) : 0x5eedu);
   mix(seed, hash_double(t.lane_muladds_per_ns));
   mix(seed, hash_double(t.lane_min_work_ns));
   return seed;

@@ -32,7 +32,10 @@ TEST_CASE("Batch thresholds default to the seed's values", "[exec][batch]") {
   REQUIRE(t.vendor_batch_max_item_dim == 16);
   REQUIRE(t.outer_min_items == 2);
   REQUIRE(t.outer_min_items_per_lane == 1);
-  REQUIRE(t.lane_item_overhead_ns == 50);
+  // Unset: a provider's declared item cost, else the seed's 50 ns.
+  REQUIRE_FALSE(t.lane_item_overhead_ns.has_value());
+  REQUIRE(kDefaultLaneItemOverheadNs == 50);
+  REQUIRE(p::kokkos_batched_serial.item_overhead_ns < 0);
   REQUIRE(t.lane_muladds_per_ns == 16);
   REQUIRE(t.lane_min_work_ns == 8000);
   REQUIRE(BatchPolicy{}.strategy == BatchStrategy::Auto);
@@ -58,6 +61,27 @@ TEST_CASE("Auto follows the lane cost model", "[exec][batch]") {
           BatchStrategy::Sequential);
   REQUIRE(resolve_batch_route(context(4, true), autop, {1000, 8, 512}, serial_then_blas).value().strategy ==
           BatchStrategy::Sequential);
+}
+
+TEST_CASE("A provider's declared item cost replaces the default in the lane cost model", "[exec][batch]") {
+  // An inline kernel: 2 ns per item. 512 items of 2^3: 2.5 ns each, 1.3 us in all: no fan-out,
+  // where the seed's 50 ns (25.9 us, three lanes' worth) would start two lanes.
+  static const ProviderDecl inline_kernel{"inline", ProviderParallelism::Sequential, true, true, false, 2};
+  const BatchPolicy autop;
+  const BatchProblem tiny{512, 2, 8};
+  auto declared = resolve_batch_route(context(2), autop, tiny, {&inline_kernel}).value();
+  REQUIRE(declared.strategy == BatchStrategy::Sequential);
+  REQUIRE(declared.provider == &inline_kernel);
+  REQUIRE(resolve_batch_route(context(2), autop, tiny, {&p::kokkos_batched_serial}).value().lanes == 2);
+  // Enough work still fans out: 512 items of 8^3 at 2 + 32 ns = 17.4 us, two lanes' worth.
+  REQUIRE(resolve_batch_route(context(2), autop, {512, 8, 512}, {&inline_kernel}).value().lanes == 2);
+  // An explicit threshold applies to every provider, declared or not.
+  BatchPolicy explicit_cost;
+  explicit_cost.thresholds.lane_item_overhead_ns = 50;
+  REQUIRE(resolve_batch_route(context(2), explicit_cost, tiny, {&inline_kernel}).value().lanes == 2);
+  explicit_cost.thresholds.lane_item_overhead_ns = -1;
+  REQUIRE(resolve_batch_route(context(2), explicit_cost, tiny, {&inline_kernel}).error().kind ==
+          RouteErrorKind::InvalidPolicy);
 }
 
 TEST_CASE("Auto's thresholds are overridable", "[exec][batch]") {

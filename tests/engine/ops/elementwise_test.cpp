@@ -134,8 +134,9 @@ TEST_CASE("elementwise ops on Dynamic tensors return Dynamic tensors", "[ops][el
   });
 }
 
-TEMPLATE_TEST_CASE("_into on owners (their fast path) matches views, works in place, rejects what views reject",
-                   "[ops][elementwise][into]", double, float, C128) {
+TEMPLATE_TEST_CASE(
+    "_into on owners (their fast path) matches views, works in place, rejects what views reject",
+    "[ops][elementwise][into]", double, float, C128) {
   using T = TestType;
   using Owner = Tensor<T, DynRank, Host>;
   std::mt19937_64 rng(44);
@@ -171,7 +172,8 @@ TEMPLATE_TEST_CASE("_into on owners (their fast path) matches views, works in pl
     // In place: the destination is exactly the first input.
     ops::axpby_into(s, ao, alpha, ao, beta, bo);
     std::vector<T> ref;
-    for_each_index(sh, [&](const std::vector<index_t>& i) { ref.push_back(alpha * a.at(i) + beta * b.at(i)); });
+    for_each_index(sh,
+                   [&](const std::vector<index_t>& i) { ref.push_back(alpha * a.at(i) + beta * b.at(i)); });
     CHECK(max_relative_error(values(ao), ref) < Tolerance<T>::value);
     // What the general path rejects, the owners' path rejects too, before writing anything.
     const T sentinel = T(-7.0);

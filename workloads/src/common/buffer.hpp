@@ -39,6 +39,13 @@ class AlignedBuffer {
     return data_.get()[i];
   }
 
+  /// Gives up ownership: the caller frees the elements with std::free (an engine owner adopts them
+  /// through Tensor::from_managed, so engine variants read the same aligned memory as the peers).
+  T* release() {
+    size_ = 0;
+    return data_.release();
+  }
+
  private:
   struct Free {
     void operator()(T* p) const { std::free(p); }

@@ -101,7 +101,7 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
       if constexpr (is_host_space<Space>()) {
         if (const auto kernel = libxsmm_kernel_for(g)) {
           run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count,
-                    XsmmGemmChunk<T>{g, kernel});
+                    XsmmGemmChunk<T>{g, kernel, streaming_batch(g)});
           return;
         }
       }

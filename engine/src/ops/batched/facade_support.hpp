@@ -195,8 +195,9 @@ struct SelectedRoute {
 };
 
 /// Auto's per-size provider preference, best first (measured: docs/ops-batched.md).
+/// `streaming`: the batch's operands exceed the caches (kStreamingBatchBytes).
 int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
-                     ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order);
+                     bool streaming, ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order);
 
 /// Candidates in preference order (the session's provider slot decides which external providers are
 /// allowed; tfbench's own specialized kernels always are), filtered by applicability and by the

@@ -44,9 +44,10 @@ struct XsmmKey {
   std::ptrdiff_t lda = 0, ldb = 0, ldc = 0;
   int precision = 0;  // 1 double, 2 float
   bool beta_zero = false;
+  bool prefetch = false;
   bool operator==(const XsmmKey& o) const {
     return m == o.m && n == o.n && k == o.k && lda == o.lda && ldb == o.ldb && ldc == o.ldc &&
-           precision == o.precision && beta_zero == o.beta_zero;
+           precision == o.precision && beta_zero == o.beta_zero && prefetch == o.prefetch;
   }
 };
 
@@ -59,28 +60,29 @@ constexpr std::size_t xsmm_cache_slots = 16;
 
 template <class T>
 void* dispatch_cached(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb, std::ptrdiff_t ldc,
-                      bool beta_zero) {
-  const XsmmKey key{m, n, k, lda, ldb, ldc, std::is_same<T, double>::value ? 1 : 2, beta_zero};
+                      bool beta_zero, bool prefetch) {
+  const XsmmKey key{m, n, k, lda, ldb, ldc, std::is_same<T, double>::value ? 1 : 2, beta_zero, prefetch};
   thread_local XsmmSlot slots[xsmm_cache_slots];
   const std::size_t h =
       (std::size_t(m) * 73856093u ^ std::size_t(n) * 19349663u ^ std::size_t(k) * 83492791u ^
-       std::size_t(lda + 3 * ldb + 7 * ldc) ^ (std::size_t(key.precision) << 3) ^ std::size_t(beta_zero)) %
+       std::size_t(lda + 3 * ldb + 7 * ldc) ^ (std::size_t(key.precision) << 3) ^ std::size_t(beta_zero) ^
+       (std::size_t(prefetch) << 1)) %
       xsmm_cache_slots;
   XsmmSlot& slot = slots[h];
   if (slot.kernel != nullptr && slot.key == key) return slot.kernel;
   ensure_libxsmm();
   const libxsmm_blasint lm = m, ln = n, lk = k, la = lda, lb = ldb, lc = ldc;
-  const int prefetch = LIBXSMM_PREFETCH_NONE;
+  const int prefetch_kind = prefetch ? LIBXSMM_PREFETCH_AUTO : LIBXSMM_PREFETCH_NONE;
   const int flags = LIBXSMM_GEMM_FLAG_NONE | (beta_zero ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);
   void* kernel = nullptr;
   if constexpr (std::is_same<T, double>::value) {
     const double alpha = 1.0, beta = beta_zero ? 0.0 : 1.0;
     kernel = reinterpret_cast<void*>(
-        libxsmm_dmmdispatch(lm, ln, lk, &la, &lb, &lc, &alpha, &beta, &flags, &prefetch));
+        libxsmm_dmmdispatch(lm, ln, lk, &la, &lb, &lc, &alpha, &beta, &flags, &prefetch_kind));
   } else {
     const float alpha = 1.0f, beta = beta_zero ? 0.0f : 1.0f;
     kernel = reinterpret_cast<void*>(
-        libxsmm_smmdispatch(lm, ln, lk, &la, &lb, &lc, &alpha, &beta, &flags, &prefetch));
+        libxsmm_smmdispatch(lm, ln, lk, &la, &lb, &lc, &alpha, &beta, &flags, &prefetch_kind));
   }
   if (kernel != nullptr) slot = XsmmSlot{key, kernel};
   return kernel;
@@ -89,14 +91,14 @@ void* dispatch_cached(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ld
 
 template <class T>
 XsmmKernel<T> libxsmm_kernel_impl(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, T alpha, T beta) {
+                                  std::ptrdiff_t ldc, T alpha, T beta, bool prefetch) {
 #if defined(TFBENCH_HAVE_LIBXSMM)
   const bool fits = m > 0 && n > 0 && k > 0 && lda >= m && ldb >= k && ldc >= m && lda <= INT32_MAX &&
                     ldb <= INT32_MAX && ldc <= INT32_MAX;
   if (!fits || alpha != T(1) || !(beta == T(0) || beta == T(1))) return nullptr;
-  return reinterpret_cast<XsmmKernel<T>>(dispatch_cached<T>(m, n, k, lda, ldb, ldc, beta == T(0)));
+  return reinterpret_cast<XsmmKernel<T>>(dispatch_cached<T>(m, n, k, lda, ldb, ldc, beta == T(0), prefetch));
 #else
-  (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc, (void)alpha, (void)beta;
+  (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc, (void)alpha, (void)beta, (void)prefetch;
   return nullptr;
 #endif
 }
@@ -104,12 +106,12 @@ XsmmKernel<T> libxsmm_kernel_impl(int m, int n, int k, std::ptrdiff_t lda, std::
 }  // namespace
 
 XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, double alpha, double beta) {
-  return libxsmm_kernel_impl<double>(m, n, k, lda, ldb, ldc, alpha, beta);
+                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch) {
+  return libxsmm_kernel_impl<double>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch);
 }
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                 std::ptrdiff_t ldc, float alpha, float beta) {
-  return libxsmm_kernel_impl<float>(m, n, k, lda, ldb, ldc, alpha, beta);
+                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch) {
+  return libxsmm_kernel_impl<float>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch);
 }
 
 namespace {

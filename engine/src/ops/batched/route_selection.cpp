@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "facade_support.hpp"
+#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
 
 namespace tfbench::impl::batched {
 
@@ -46,11 +47,12 @@ std::optional<BatchedError> check_operands(const Session& session, const char* w
 }
 
 // Measured on the 2-core Zen 3 (docs/ops-batched.md, "Auto's decision table"): tfbench's specialized
-// kernels are the fastest item kernel up to n = 8 (faster than Eigen fixed-size and libxsmm there),
-// libxsmm from n = 12 on; KokkosBatched SerialGemm is 0.01-0.3x of either and stays the portable
-// fallback; one BLAS call per item is last (an independent runtime, and slow for small items).
+// kernels are the fastest item kernel up to n = 8 in cache (equal to libxsmm at 8), libxsmm from n = 12
+// on, and from n = 8 on for batches streaming from memory, where its prefetching kernel is 1.12x the
+// specialized one; KokkosBatched SerialGemm is 0.01-0.3x of either and stays the portable fallback;
+// one BLAS call per item is last (an independent runtime, and slow for small items).
 int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
-                     ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order) {
+                     bool streaming, ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order) {
   using ops::ItemProvider;
   int n = 0;
   auto add = [&](ItemProvider p) { order[n++] = p; };
@@ -69,7 +71,7 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
     add(ItemProvider::Blas);
     return n;
   }
-  const bool xsmm_first = dtype != DType::C128 && max_item_dim >= 12;
+  const bool xsmm_first = dtype != DType::C128 && (max_item_dim >= 12 || (streaming && max_item_dim >= 8));
   if (xsmm_first) add(ItemProvider::Libxsmm);
   add(ItemProvider::Specialized);
   if (!xsmm_first) add(ItemProvider::Libxsmm);
@@ -123,7 +125,10 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
     candidates.push_back(&ops::declaration(p, family));
   } else {
     std::array<ops::ItemProvider, 5> order{};
-    const int n = preference_order(family, host_space, dtype, problem.max_item_dim, options.pivoting, order);
+    const bool streaming =
+        batch_operand_bytes(problem.items, problem.max_item_dim, size_of(dtype)) > kStreamingBatchBytes;
+    const int n =
+        preference_order(family, host_space, dtype, problem.max_item_dim, streaming, options.pivoting, order);
     for (int i = 0; i < n; ++i) {
       const ops::ItemProvider p = order[i];
       if (!allowed(session, family, p) || !applicable(p)) continue;

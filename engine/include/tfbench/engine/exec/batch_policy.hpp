@@ -27,13 +27,18 @@ enum class BatchStrategy {
 };
 const char* name(BatchStrategy strategy);
 
+/// The seed's per-item overhead of the lane cost model, for providers that declare none.
+inline constexpr double kDefaultLaneItemOverheadNs = 50;
+
 struct BatchThresholds {
   int vendor_batch_max_item_dim = 16;  // Auto uses a whole-batch call only for items this small
   int outer_min_items = 2;             // Auto fans out only batches at least this long
   int outer_min_items_per_lane = 1;    // ... and gives each lane at least this many items
-  double lane_item_overhead_ns = 50;   // cost model: per-item overhead
-  double lane_muladds_per_ns = 16;     // cost model: multiply-adds per ns of one lane
-  double lane_min_work_ns = 8000;      // ... and each lane needs at least this much estimated work
+  /// Cost model: per-item overhead. Unset: the candidate provider's declared item cost
+  /// (ProviderDecl::item_overhead_ns), else kDefaultLaneItemOverheadNs. Set: used for every provider.
+  std::optional<double> lane_item_overhead_ns;
+  double lane_muladds_per_ns = 16;  // cost model: multiply-adds per ns of one lane
+  double lane_min_work_ns = 8000;   // ... and each lane needs at least this much estimated work
 
   bool operator==(const BatchThresholds& o) const;
   bool operator!=(const BatchThresholds& o) const { return !(*this == o); }

@@ -34,6 +34,10 @@ struct ProviderDecl {
   bool concurrent_call_safe;  // may be called from several threads at once
   bool per_item;              // can run one batch item per call
   bool whole_batch;           // can run a whole batch in one call (vendor batched)
+  /// The fixed cost of one item call in ns, for Auto's lane cost model (< 0: not declared, the
+  /// policy's default applies). An inline kernel costs a few ns per item, a library call tens: with
+  /// the seed's 50 ns for everything, Auto fans out batches that finish before two lanes start.
+  double item_overhead_ns = -1;
 };
 
 /// The operation families that pick a provider. Candidates in a slot are ordered by preference.

@@ -19,11 +19,31 @@ using XsmmKernel = void (*)(const T* a, const T* b, T* c, ...);
 bool libxsmm_compiled();
 /// The kernel for this shape, leading dimensions, alpha and beta, dispatched once and cached (per
 /// thread, then libxsmm's own registry); null when libxsmm cannot provide one (alpha != 1, beta not in
-/// {0, 1}, a shape it does not JIT, or no libxsmm in this build).
+/// {0, 1}, a shape it does not JIT, or no libxsmm in this build). A `prefetch` kernel takes the next
+/// item's operands as three more arguments and prefetches them (LIBXSMM_PREFETCH_AUTO).
 XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, double alpha, double beta);
+                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch);
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                 std::ptrdiff_t ldc, float alpha, float beta);
+                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch);
+
+/// Operand bytes beyond which a batch streams from memory rather than from the caches: its items
+/// gain from prefetching the next item's operands (measured: libxsmm's prefetching kernel 1.12x
+/// its plain one at n = 8 over 32 MiB, equal in cache).
+inline constexpr double kStreamingBatchBytes = 2.0 * 1024 * 1024;
+
+/// Bytes of A, B and C of a batch of `items` square-bounded items of `element_size` bytes.
+inline double batch_operand_bytes(std::int64_t items, std::int64_t max_item_dim, std::size_t element_size) {
+  return 3.0 * static_cast<double>(items) * static_cast<double>(max_item_dim) *
+         static_cast<double>(max_item_dim) * static_cast<double>(element_size);
+}
+
+template <class T>
+bool streaming_batch(const GemmBatch<T>& g) {
+  const double elements =
+      static_cast<double>(g.count()) *
+      (double(g.a.rows) * g.a.cols + double(g.b.rows) * g.b.cols + double(g.c.rows) * g.c.cols);
+  return elements * sizeof(T) > kStreamingBatchBytes;
+}
 
 /// The libxsmm kernel for a batch, or null when libxsmm does not apply to it (layout, scalars, dtype).
 template <class T>
@@ -32,8 +52,8 @@ XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g) {
     if (!(g.a.unit_rows() && g.b.unit_rows() && g.c.unit_rows())) return nullptr;
     if (g.alpha != T(1) || !(g.beta == T(0) || g.beta == T(1))) return nullptr;
     auto ld = [](const ItemBatch<const T>& x) { return x.cs > x.rows ? x.cs : std::ptrdiff_t(x.rows); };
-    return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha,
-                          g.beta);
+    return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha, g.beta,
+                          streaming_batch(g));
   } else {
     return nullptr;
   }
@@ -44,8 +64,17 @@ template <class T>
 struct XsmmGemmChunk {
   GemmBatch<T> g;
   XsmmKernel<T> kernel;
+  bool prefetch;  // the kernel was dispatched with prefetch (streaming_batch(g))
   void operator()(const int /*lane*/, const std::int64_t begin, const std::int64_t end) const {
-    for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));
+    if (!prefetch) {
+      for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));
+      return;
+    }
+    const std::int64_t last = g.count() - 1;
+    for (std::int64_t i = begin; i < end; ++i) {
+      const std::int64_t next = i < last ? i + 1 : i;
+      kernel(g.a.item(i), g.b.item(i), g.c.item(i), g.a.item(next), g.b.item(next), g.c.item(next));
+    }
   }
 };
 
