@@ -363,6 +363,38 @@ double residual(const VA& a, const VX& x, const VB& b) {
 
 }  // namespace
 
+TEST_CASE("batched_gemm: Auto prefers libxsmm from n = 8 only for streaming batches, whose kernel prefetches",
+          "[batched][facade]") {
+  if (!tfbench::impl::batched::libxsmm_compiled()) return;  // then Auto never sees libxsmm
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                // 512 items of 8 x 8 (0.75 MiB of operands): the specialized kernel, in cache.
+                auto a = random_tensor(8, 8, 512, 41), b = random_tensor(8, 8, 512, 42);
+                auto c = filled(8, 8, 512, 0.0);
+                auto cached = tfbench::ops::batched_gemm_into(s, a, b, c);
+                REQUIRE(cached.has_value());
+                CHECK(cached->provider == ItemProvider::Specialized);
+                // 2048 items (3 MiB, beyond kStreamingBatchBytes): libxsmm with its prefetching kernel,
+                // which reads the next item's operands; the last item prefetches itself.
+                const Index items = 2048;
+                auto sa = random_tensor(8, 8, items, 43), sb = random_tensor(8, 8, items, 44);
+                auto sc = filled(8, 8, items, 0.0);
+                auto streamed = tfbench::ops::batched_gemm_into(s, sa, sb, sc);
+                REQUIRE(streamed.has_value());
+                CHECK(streamed->provider == ItemProvider::Libxsmm);
+                std::vector<double> none(std::size_t(64 * items), 0.0);
+                CHECK(gemm_error(sa.view(), sb.view(), sc.view(), none, 1.0, 0.0) <= 1e-12);
+                // n = 4 streams too, but stays on the specialized kernel.
+                auto ta = random_tensor(4, 4, 8192, 45), tb = random_tensor(4, 4, 8192, 46);
+                auto tc = filled(4, 4, 8192, 0.0);
+                auto small = tfbench::ops::batched_gemm_into(s, ta, tb, tc);
+                REQUIRE(small.has_value());
+                CHECK(small->provider == ItemProvider::Specialized);
+              })
+              .has_value());
+}
+
 TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting contract; singular items",
           "[batched][facade]") {
   auto backend = backend_for_test();
