@@ -1,7 +1,9 @@
 #!/usr/bin/python3
 """Reads a result file of configs/targets.yaml (or any run with those families) and prints every
 performance target of the issues beside the ratio measured in that run, one line per case and
-thread configuration, with MET / MISSED. Ratios are taken within one worker, never across runs.
+thread configuration, with MET / MISSED. Ratios are taken within one worker, never across runs; the
+one exception is the thread scaling of compute-bound batches (1 thread over 2), which needs two
+thread configurations of the same run.
 
   target_report.py FILE [--markdown]
 
@@ -59,6 +61,30 @@ def _ratio_target(groups, family, engine, peers, bound, what):
     return out
 
 
+def _scaling_target(rows, bound):
+    """Compute-bound batches (packed_small, cache-resident, n >= 16) under Auto: time at one thread
+    over time at the most threads >= 2 of the same case, >= bound. The one ratio taken across workers
+    (the two thread configurations cannot share one)."""
+    by_case = {}
+    for row in rows:
+        if row["family"] != "packed_small" or row["variant"] != "engine:auto" or row["status"] != "ok":
+            continue
+        params = json.loads(row["params"])
+        if params.get("working_set_mib", 0) or params.get("n", 0) < 16:
+            continue
+        by_case.setdefault((row["group_id"], row["exec_space"]), {})[row["threads"]] = row
+    out = []
+    for threads in by_case.values():
+        many = max(threads)
+        if 1 not in threads or many < 2:
+            continue
+        one = threads[1]
+        where = _where(one).replace("threads=1", f"threads=1->{many}")
+        out.append((where, f"Auto speed-up, 1 -> {many} threads", one["median_s"] / threads[many]["median_s"],
+                    bound, ">=", ""))
+    return out
+
+
 def _all_peers(variants_seen, family):
     return sorted(v for (f, v) in variants_seen if f == family and v.startswith("peer:"))
 
@@ -78,6 +104,7 @@ def targets(rows):
                          "engine gemm / OpenBLAS")
     out += _ratio_target(groups, "bandwidth_control", "kokkos", ["peer:openmp"], 0.95,
                          "Kokkos triad / hand-written")
+    out += _scaling_target(rows, 1.8)
     for variants in groups.values():
         for row in variants.values():
             m = _metrics(row)
@@ -101,6 +128,18 @@ def _met(value, bound, op):
     return "MET" if ok else "MISSED"
 
 
+def _print_lines(lines, markdown):
+    if markdown:
+        print("| case | target | measured | bound | verdict |\n| --- | --- | --- | --- | --- |")
+    for where, what, value, bound, op, note in lines:
+        verdict = _met(value, bound, op)
+        shown = f"{value:.3g}" if math.isfinite(value) else note
+        if markdown:
+            print(f"| {where} | {what} | {shown} | {op} {bound:g} | {verdict} |")
+        else:
+            print(f"{verdict:7s} {what:38s} {shown:>8s} ({op} {bound:g})  {where}")
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("file")
@@ -115,15 +154,10 @@ def main():
     if not lines:
         print("target_report: no rows of a family with a target in this file", file=sys.stderr)
         return 2
-    if args.markdown:
-        print("| case | target | measured | bound | verdict |\n| --- | --- | --- | --- | --- |")
-    for where, what, value, bound, op, note in lines:
-        verdict = _met(value, bound, op)
-        shown = f"{value:.3g}" if math.isfinite(value) else note
-        if args.markdown:
-            print(f"| {where} | {what} | {shown} | {op} {bound:g} | {verdict} |")
-        else:
-            print(f"{verdict:7s} {what:38s} {shown:>8s} ({op} {bound:g})  {where}")
+    try:
+        _print_lines(lines, args.markdown)
+    except BrokenPipeError:  # a pager or `head` closed the pipe: not an error
+        sys.stderr.close()
     return 0
 
 
