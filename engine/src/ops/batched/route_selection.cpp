@@ -48,9 +48,10 @@ std::optional<BatchedError> check_operands(const Session& session, const char* w
 
 // Measured on the 2-core Zen 3 (docs/ops-batched.md, "Auto's decision table"): tfbench's specialized
 // kernels are the fastest item kernel up to n = 8 in cache (equal to libxsmm at 8), libxsmm from n = 12
-// on, and from n = 8 on for batches streaming from memory, where its prefetching kernel is 1.12x the
-// specialized one; KokkosBatched SerialGemm is 0.01-0.3x of either and stays the portable fallback;
-// one BLAS call per item is last (an independent runtime, and slow for small items).
+// on, and from n = 8 on for batches streaming from memory, where its prefetching kernel is 1.05-1.12x
+// the specialized one (which streams its C stores there, and wins at n = 2 and 4); KokkosBatched SerialGemm
+// is 0.01-0.3x of either and stays the portable fallback; one BLAS call per item is last (an independent
+// runtime, and slow for small items).
 int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
                      bool streaming, ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order) {
   using ops::ItemProvider;

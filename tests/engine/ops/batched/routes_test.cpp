@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cmath>
+#include <cstdlib>
 #include <limits>
 #include <random>
 #include <tuple>
@@ -232,6 +233,46 @@ void check_solve_all_routes(int n, int nrhs, std::int64_t count, TestLayout layo
 }
 
 }  // namespace
+
+TEST_CASE("batched gemm: streaming-store items equal regular-store items, and stream only when allowed",
+          "[batched][gemm]") {
+  // 8192 packed 4 x 4 items (3 MiB of operands: a streaming batch) in 64-byte aligned memory.
+  constexpr int n = 4;
+  const std::int64_t items = 8192, elements = n * n * items;
+  auto aligned = [&] { return static_cast<double*>(std::aligned_alloc(64, std::size_t(elements) * 8)); };
+  double *a = aligned(), *b = aligned(), *c_stream = aligned(), *c_plain = aligned();
+  std::mt19937_64 rng(3);
+  std::uniform_real_distribution<double> u(-1, 1);
+  for (std::int64_t i = 0; i < elements; ++i) a[i] = u(rng), b[i] = u(rng), c_stream[i] = c_plain[i] = 7;
+  const batched::ItemBatch<const double> ab{a, n, n, items, 1, n, n * n}, bb{b, n, n, items, 1, n, n * n};
+  const batched::ItemBatch<double> cs{c_stream, n, n, items, 1, n, n * n},
+      cp{c_plain, n, n, items, 1, n, n * n};
+  const batched::GemmBatch<double> streamed{ab, bb, cs, 1.0, 0.0}, plain{ab, bb, cp, 1.0, 0.0};
+  using Chunk = batched::FixedGemmChunk<double, n, n, n, batched::ItemLayout::Packed, true>;
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  CHECK(batched::streams_c<double, n>(streamed));
+#endif
+  // Two lanes' chunks, as OuterParallel would run them.
+  Chunk{streamed, true}(0, 0, items / 2);
+  Chunk{streamed, true}(1, items / 2, items);
+  Chunk{plain, false}(0, 0, items);
+  bool same = true;
+  for (std::int64_t i = 0; i < elements; ++i) same = same && c_stream[i] == c_plain[i];
+  CHECK(same);
+  CHECK(c_plain[0] != 7);
+  // Not allowed: beta != 0 (C is read), a batch that fits the caches, an address off 32 bytes, 3 x 3
+  // items (72 bytes, not whole vectors).
+  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, cs, 1.0, 1.0}));
+  batched::ItemBatch<double> few = cs;
+  few.count = 64;
+  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, few, 1.0, 0.0}));
+  batched::ItemBatch<double> off = cs;
+  off.data = c_stream + 1;
+  off.count = items - 1;
+  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, off, 1.0, 0.0}));
+  CHECK_FALSE(batched::streams_c<double, 3>(streamed));
+  for (double* p : {a, b, c_stream, c_plain}) std::free(p);
+}
 
 TEMPLATE_TEST_CASE("batched solve: every provider and route solves to the known solution", "[batched][solve]",
                    double, float, Kokkos::complex<double>) {

@@ -26,25 +26,6 @@ XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
                                  std::ptrdiff_t ldc, float alpha, float beta, bool prefetch);
 
-/// Operand bytes beyond which a batch streams from memory rather than from the caches: its items
-/// gain from prefetching the next item's operands (measured: libxsmm's prefetching kernel 1.12x
-/// its plain one at n = 8 over 32 MiB, equal in cache).
-inline constexpr double kStreamingBatchBytes = 2.0 * 1024 * 1024;
-
-/// Bytes of A, B and C of a batch of `items` square-bounded items of `element_size` bytes.
-inline double batch_operand_bytes(std::int64_t items, std::int64_t max_item_dim, std::size_t element_size) {
-  return 3.0 * static_cast<double>(items) * static_cast<double>(max_item_dim) *
-         static_cast<double>(max_item_dim) * static_cast<double>(element_size);
-}
-
-template <class T>
-bool streaming_batch(const GemmBatch<T>& g) {
-  const double elements =
-      static_cast<double>(g.count()) *
-      (double(g.a.rows) * g.a.cols + double(g.b.rows) * g.b.cols + double(g.c.rows) * g.c.cols);
-  return elements * sizeof(T) > kStreamingBatchBytes;
-}
-
 /// The libxsmm kernel for a batch, or null when libxsmm does not apply to it (layout, scalars, dtype).
 template <class T>
 XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g) {

@@ -22,6 +22,11 @@
 #define TFBENCH_IMPL_SIMD
 #endif
 
+#if defined(__AVX__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#include <immintrin.h>
+#define TFBENCH_IMPL_STREAM_STORES 1
+#endif
+
 namespace tfbench::impl::batched {
 
 /// The operands of one batched GEMM: C_i = alpha A_i B_i + beta C_i with A [m, k], B [k, n], C [m, n].
@@ -37,6 +42,63 @@ struct GemmBatch {
   int k() const { return a.cols; }
   std::int64_t count() const { return c.count; }
 };
+
+/// Operand bytes beyond which a batch streams from memory rather than from the caches.
+inline constexpr double kStreamingBatchBytes = 2.0 * 1024 * 1024;
+
+/// Bytes of A, B and C of a batch of `items` square-bounded items of `element_size` bytes.
+inline double batch_operand_bytes(std::int64_t items, std::int64_t max_item_dim, std::size_t element_size) {
+  return 3.0 * static_cast<double>(items) * static_cast<double>(max_item_dim) *
+         static_cast<double>(max_item_dim) * static_cast<double>(element_size);
+}
+
+template <class T>
+bool streaming_batch(const GemmBatch<T>& g) {
+  const double elements =
+      static_cast<double>(g.count()) *
+      (double(g.a.rows) * g.a.cols + double(g.b.rows) * g.b.cols + double(g.c.rows) * g.c.cols);
+  return elements * sizeof(T) > kStreamingBatchBytes;
+}
+
+/// Copies Count elements to 32-byte aligned `dst` with non-temporal stores where the host has them.
+/// A beta = 0 item of a streaming batch is only written: a regular store first reads the line
+/// (write-allocate), a quarter of a small item's memory traffic that its peers pay.
+template <class T, int Count>
+KOKKOS_FORCEINLINE_FUNCTION void store_streaming(T* dst, const T* src) {
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  if constexpr (std::is_same<T, double>::value && Count % 4 == 0) {
+    for (int i = 0; i < Count; i += 4) _mm256_stream_pd(dst + i, _mm256_loadu_pd(src + i));
+    return;
+  }
+  if constexpr (std::is_same<T, float>::value && Count % 8 == 0) {
+    for (int i = 0; i < Count; i += 8) _mm256_stream_ps(dst + i, _mm256_loadu_ps(src + i));
+    return;
+  }
+#endif
+  for (int i = 0; i < Count; ++i) dst[i] = src[i];
+}
+
+/// Orders this thread's non-temporal stores before anything it stores later (a lane's last write).
+KOKKOS_FORCEINLINE_FUNCTION void streaming_stores_done() {
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  _mm_sfence();
+#endif
+}
+
+/// Whether items of S x S elements of T can stream their C: beta = 0, the batch streams, packed items
+/// of whole 32-byte vectors at 32-byte aligned addresses (host builds with AVX only).
+template <class T, int S>
+bool streams_c(const GemmBatch<T>& g) {
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  constexpr bool whole_vectors =
+      (S * S * sizeof(T)) % 32 == 0 && (std::is_same<T, double>::value || std::is_same<T, float>::value);
+  return whole_vectors && g.beta == T(0) && streaming_batch(g) &&
+         reinterpret_cast<std::uintptr_t>(g.c.data) % 32 == 0;
+#else
+  (void)g;
+  return false;
+#endif
+}
 
 /// Register tile of C: MB rows (at most two 32-byte vectors) by NB columns, 12 vector accumulators,
 /// which leaves AVX2's 16 registers room for the A column and the broadcast of B.
@@ -177,6 +239,7 @@ ItemLayout classify(const GemmBatch<T>& g) {
 template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
 struct FixedGemmChunk {
   GemmBatch<T> g;
+  bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     // alpha == 1 (the common case) as a literal: the scaling folds away in the inlined kernel.
@@ -190,6 +253,18 @@ struct FixedGemmChunk {
  private:
   KOKKOS_FORCEINLINE_FUNCTION void items(const T alpha, const std::int64_t begin,
                                          const std::int64_t end) const {
+    if constexpr (Layout == ItemLayout::Packed && BetaZero) {
+      if (stream_c) {
+        for (std::int64_t i = begin; i < end; ++i) {
+          T tile[M * N];
+          gemm_fixed<T, M, N, K, true>(alpha, g.a.data + i * (M * K), 1, M, g.b.data + i * (K * N), 1, K,
+                                       g.beta, tile, 1, M);
+          store_streaming<T, M * N>(g.c.data + i * (M * N), tile);
+        }
+        streaming_stores_done();
+        return;
+      }
+    }
     for (std::int64_t i = begin; i < end; ++i) {
       if constexpr (Layout == ItemLayout::Packed) {
         gemm_fixed<T, M, N, K, BetaZero>(alpha, g.a.data + i * (M * K), 1, M, g.b.data + i * (K * N), 1, K,
@@ -282,7 +357,7 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
         constexpr bool B0 = decltype(beta_tag)::value;
         switch (layout) {
           case ItemLayout::Packed:
-            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g});
+            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && streams_c<T, S>(g)});
           case ItemLayout::UnitRows:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
           default:
