@@ -41,12 +41,13 @@ namespace providers {
 // A short name: it fits std::string's inline buffer when the resolver formats a conflict. An inline
 // kernel: about 2 ns per item beyond its multiply-adds (512 items of 2 x 2 take 1.2-1.5 us here).
 const ProviderDecl specialized{"specialized", ProviderParallelism::Sequential, true, true, false, 2};
+const ProviderDecl specialized_solve{"specialized", ProviderParallelism::Sequential, true, true, false};
 }  // namespace providers
 
 const ProviderDecl& declaration(ItemProvider provider, BatchedFamily family) {
   switch (provider) {
     case ItemProvider::Specialized:
-      return providers::specialized;
+      return family == BatchedFamily::Solve ? providers::specialized_solve : providers::specialized;
     case ItemProvider::Libxsmm:
       return tfbench::providers::libxsmm;
     case ItemProvider::KokkosBatched:
@@ -60,7 +61,8 @@ const ProviderDecl& declaration(ItemProvider provider, BatchedFamily family) {
 }
 
 std::optional<ItemProvider> item_provider_of(const ProviderDecl* decl) {
-  if (decl == &providers::specialized) return ItemProvider::Specialized;
+  if (decl == &providers::specialized || decl == &providers::specialized_solve)
+    return ItemProvider::Specialized;
   if (decl == &tfbench::providers::libxsmm) return ItemProvider::Libxsmm;
   if (decl == &tfbench::providers::kokkos_batched_serial) return ItemProvider::KokkosBatched;
   if (decl == &tfbench::providers::openblas || decl == &tfbench::providers::lapack) return ItemProvider::Blas;

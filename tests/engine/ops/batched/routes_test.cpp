@@ -14,6 +14,7 @@
 
 #include "batched_test_support.hpp"
 #include "test_context.hpp"
+#include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
 #include "tfbench/engine/ops/batched/impl/host_providers.hpp"
 #include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
@@ -326,4 +327,26 @@ TEST_CASE("batched solve: singular items are reported by index, the others are s
       }
     }
   });
+}
+
+TEST_CASE("batched: the specialized GEMM declares its item cost, its LU + solve keeps the policy default",
+          "[batched]") {
+  using tfbench::ops::BatchedFamily;
+  const tfbench::ProviderDecl& gemm =
+      tfbench::ops::declaration(ItemProvider::Specialized, BatchedFamily::Gemm);
+  const tfbench::ProviderDecl& solve =
+      tfbench::ops::declaration(ItemProvider::Specialized, BatchedFamily::Solve);
+  CHECK(gemm.item_overhead_ns == 2);
+  CHECK(solve.item_overhead_ns < 0);
+  CHECK(tfbench::ops::item_provider_of(&solve) == ItemProvider::Specialized);
+  // At 2 threads: 512 items of a 2 x 2 GEMM stay on one lane; 512 LU + solve items of n = 8 (about
+  // 120 us of work) fan out over both.
+  tfbench::ExecutionContext two;
+  two.space = tfbench::ExecSpaceKind::OpenMP;
+  two.threads = 2;
+  const tfbench::BatchPolicy autop;
+  auto g = tfbench::resolve_batch_route(two, autop, {512, 2, 8}, {&gemm}).value();
+  CHECK(g.lanes == 1);
+  auto s = tfbench::resolve_batch_route(two, autop, {512, 8, 8.0 * 8 * 8 / 3 + 8 * 8}, {&solve}).value();
+  CHECK(s.lanes == 2);
 }

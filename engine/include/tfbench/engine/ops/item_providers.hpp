@@ -28,11 +28,16 @@ enum class BatchedFamily { Gemm, Solve };
 
 namespace providers {
 /// tfbench's own size-specialized kernels: sequential, concurrent-call safe, one item per call.
+/// Declared item cost 2 ns (an inline GEMM item).
 extern const ProviderDecl specialized;
+/// The same kernels' LU + solve items: no declared item cost (the policy's default applies). Their
+/// time goes to pivoting and divisions that the cost model's GEMM rate (lane_muladds_per_ns) does
+/// not see: 512 items of n = 8 take about 120 us, the model's GEMM rate would say 9 us.
+extern const ProviderDecl specialized_solve;
 }  // namespace providers
 
 /// The declaration the route resolver checks for `provider`:
-///   specialized     ops::providers::specialized          Sequential, concurrent-call safe, per item
+///   specialized     ops::providers::specialized(_solve)  Sequential, concurrent-call safe, per item
 ///   libxsmm         tfbench::providers::libxsmm               Sequential, concurrent-call safe, per item
 ///   kokkosbatched   tfbench::providers::kokkos_batched_serial Sequential, concurrent-call safe, per item
 ///   blas            tfbench::providers::openblas / lapack     IndependentRuntime, per item
