@@ -70,7 +70,7 @@ void with_compare_functor(CompareKind kind, Launch&& launch) {
 }
 
 /// The element count when every operand walks one axis with unit stride (the erased layer's flat
-/// loop of compact operands), else -1: such an operation launches without planning a loop nest.
+/// loop of compact operands), else -1.
 template <int NOps>
 index_t flat_extent(const index_t* shape, int rank, const index_t* const (&strides)[NOps]) {
   if (rank != 1) return -1;
@@ -79,25 +79,31 @@ index_t flat_extent(const index_t* shape, int rank, const index_t* const (&strid
   return shape[0];
 }
 
+/// Calls launch(space, loop) on the space for the operation's size, where loop is the element count
+/// of a flat operation (launched without planning a loop nest: what a small operation would
+/// otherwise spend most of its boundary time on) or the LoopPlan of any other; nothing for an empty
+/// shape. The launch_*_map overloads take either.
+template <int NOps, class Launch>
+void with_loop(const ExecTarget& target, const index_t* shape, int rank,
+               const index_t* const (&strides)[NOps], Launch&& launch) {
+  if (const index_t n = flat_extent<NOps>(shape, rank, strides); n >= 0) {
+    if (n > 0) dispatch_exec_space(kernel_space(target, n), [&](auto space) { launch(space, n); });
+    return;
+  }
+  const auto plan = plan_loops<NOps>(shape, rank, strides);
+  if (plan.total == 0) return;
+  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) { launch(space, plan); });
+}
+
 }  // namespace
 
 template <class T>
 void run_binary(const ExecTarget& target, BinaryKind kind, T alpha, T beta, const index_t* shape, int rank,
                 StridedOut<T> out, StridedIn<T> a, StridedIn<T> b) {
   const index_t* strides[3] = {out.strides, a.strides, b.strides};
-  if (const index_t n = flat_extent<3>(shape, rank, strides); n >= 0) {
-    if (n == 0) return;
-    return dispatch_exec_space(kernel_space(target, n), [&](auto space) {
-      with_binary_functor(kind, alpha, beta, [&](auto f) {
-        launch_binary_flat(space, kBinaryLabel, n, out.data, a.data, b.data, f);
-      });
-    });
-  }
-  const auto plan = plan_loops<3>(shape, rank, strides);
-  if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
+  with_loop<3>(target, shape, rank, strides, [&](auto space, const auto& loop) {
     with_binary_functor(kind, alpha, beta, [&](auto f) {
-      launch_binary_map(space, kBinaryLabel, plan, out.data, a.data, b.data, f);
+      launch_binary_map(space, kBinaryLabel, loop, out.data, a.data, b.data, f);
     });
   });
 }
@@ -106,18 +112,9 @@ template <class T>
 void run_unary(const ExecTarget& target, UnaryKind kind, T alpha, const index_t* shape, int rank,
                StridedOut<T> out, StridedIn<T> a) {
   const index_t* strides[2] = {out.strides, a.strides};
-  if (const index_t n = flat_extent<2>(shape, rank, strides); n >= 0) {
-    if (n == 0) return;
-    return dispatch_exec_space(kernel_space(target, n), [&](auto space) {
-      with_unary_functor(kind, alpha,
-                         [&](auto f) { launch_unary_flat(space, kUnaryLabel, n, out.data, a.data, f); });
-    });
-  }
-  const auto plan = plan_loops<2>(shape, rank, strides);
-  if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
+  with_loop<2>(target, shape, rank, strides, [&](auto space, const auto& loop) {
     with_unary_functor(kind, alpha,
-                       [&](auto f) { launch_unary_map(space, kUnaryLabel, plan, out.data, a.data, f); });
+                       [&](auto f) { launch_unary_map(space, kUnaryLabel, loop, out.data, a.data, f); });
   });
 }
 
@@ -125,10 +122,8 @@ template <class T>
 void run_abs(const ExecTarget& target, const index_t* shape, int rank, StridedOut<real_t<T>> out,
              StridedIn<T> a) {
   const index_t* strides[2] = {out.strides, a.strides};
-  const auto plan = plan_loops<2>(shape, rank, strides);
-  if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
-    launch_unary_map(space, kAbsLabel, plan, out.data, a.data, fn::Abs<T>{});
+  with_loop<2>(target, shape, rank, strides, [&](auto space, const auto& loop) {
+    launch_unary_map(space, kAbsLabel, loop, out.data, a.data, fn::Abs<T>{});
   });
 }
 
@@ -136,26 +131,17 @@ template <class T>
 void run_compare(const ExecTarget& target, CompareKind kind, const index_t* shape, int rank,
                  StridedOut<bool> out, StridedIn<T> a, StridedIn<T> b) {
   const index_t* strides[3] = {out.strides, a.strides, b.strides};
-  const auto plan = plan_loops<3>(shape, rank, strides);
-  if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total), [&](auto space) {
+  with_loop<3>(target, shape, rank, strides, [&](auto space, const auto& loop) {
     with_compare_functor<T>(
-        kind, [&](auto f) { launch_binary_map(space, kCompareLabel, plan, out.data, a.data, b.data, f); });
+        kind, [&](auto f) { launch_binary_map(space, kCompareLabel, loop, out.data, a.data, b.data, f); });
   });
 }
 
 template <class T>
 void run_fill(const ExecTarget& target, T value, const index_t* shape, int rank, StridedOut<T> out) {
   const index_t* strides[1] = {out.strides};
-  if (const index_t n = flat_extent<1>(shape, rank, strides); n >= 0) {
-    if (n == 0) return;
-    return dispatch_exec_space(kernel_space(target, n),
-                               [&](auto space) { launch_fill_flat(space, kFillLabel, n, out.data, value); });
-  }
-  const auto plan = plan_loops<1>(shape, rank, strides);
-  if (plan.total == 0) return;
-  dispatch_exec_space(kernel_space(target, plan.total),
-                      [&](auto space) { launch_fill(space, kFillLabel, plan, out.data, value); });
+  with_loop<1>(target, shape, rank, strides,
+               [&](auto space, const auto& loop) { launch_fill(space, kFillLabel, loop, out.data, value); });
 }
 
 #define TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(T)                                                           \

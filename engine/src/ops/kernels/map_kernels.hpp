@@ -222,21 +222,22 @@ struct FillContiguous {
   KOKKOS_INLINE_FUNCTION void operator()(index_t i) const { out[i] = value; }
 };
 
-// ---- flat launches: n elements, every operand unit-stride (compact operands of one shape; no plan)
+// ---- flat launches: n elements, every operand unit-stride (compact operands of one shape; no plan).
+// Overloads of the planned launches below, so that a caller holding either a count or a plan calls one name.
 
 template <class Space, class T>
-void launch_fill_flat(const Space& space, const std::string& label, index_t n, T* out, T value) {
+void launch_fill(const Space& space, const std::string& label, index_t n, T* out, T value) {
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
                        FillContiguous<T>{out, value});
 }
 template <class Space, class Tout, class Ta, class F>
-void launch_unary_flat(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a, F f) {
+void launch_unary_map(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a, F f) {
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
                        UnaryMapContiguous<Tout, Ta, F>{out, a, f});
 }
 template <class Space, class Tout, class Ta, class Tb, class F>
-void launch_binary_flat(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a,
-                        const Tb* b, F f) {
+void launch_binary_map(const Space& space, const std::string& label, index_t n, Tout* out, const Ta* a,
+                       const Tb* b, F f) {
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>(space, 0, n),
                        BinaryMapContiguous<Tout, Ta, Tb, F>{out, a, b, f});
 }
@@ -246,7 +247,7 @@ void launch_binary_flat(const Space& space, const std::string& label, index_t n,
 template <class Space, class T>
 void launch_fill(const Space& space, const std::string& label, const LoopPlan<1>& plan, T* out, T value) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
-  if (plan.contiguous()) return launch_fill_flat(space, label, plan.total, out, value);
+  if (plan.contiguous()) return launch_fill(space, label, plan.total, out, value);
   const auto rows = row_nest(plan.inner);
   plan.for_each_outer([&](const index_t(&base)[1]) {
     Kokkos::parallel_for(label, Policy(space, 0, rows.work_items()),
@@ -258,7 +259,7 @@ template <class Space, class Tout, class Ta, class F>
 void launch_unary_map(const Space& space, const std::string& label, const LoopPlan<2>& plan, Tout* out,
                       const Ta* a, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
-  if (plan.contiguous()) return launch_unary_flat(space, label, plan.total, out, a, f);
+  if (plan.contiguous()) return launch_unary_map(space, label, plan.total, out, a, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
   const auto rows = row_nest(plan.inner);
@@ -277,7 +278,7 @@ template <class Space, class Tout, class Ta, class Tb, class F>
 void launch_binary_map(const Space& space, const std::string& label, const LoopPlan<3>& plan, Tout* out,
                        const Ta* a, const Tb* b, F f) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
-  if (plan.contiguous()) return launch_binary_flat(space, label, plan.total, out, a, b, f);
+  if (plan.contiguous()) return launch_binary_map(space, label, plan.total, out, a, b, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
   const auto rows = row_nest(plan.inner);
