@@ -1,6 +1,7 @@
 // Developer probe (not a test): times every variant of one case side by side, interleaved, and
 // prints medians; for tuning peers before the harness runs them. Usage:
 //   tfbench_workloads_probe <family> [key=value ...] [--threads N] [--space serial|openmp] [--reps R]
+//                           [--only VARIANT]   (one variant, e.g. for callgrind or perf)
 
 #include <Kokkos_Core.hpp>
 
@@ -22,7 +23,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   int threads = 1, reps = 31;
-  std::string space = "openmp";
+  std::string space = "openmp", only;
   Params params;
   for (int i = 2; i < argc; ++i) {
     std::string a = argv[i];
@@ -32,6 +33,8 @@ int main(int argc, char** argv) {
       space = argv[++i];
     else if (a == "--reps")
       reps = std::atoi(argv[++i]);
+    else if (a == "--only")
+      only = argv[++i];
     else {
       const auto eq = a.find('=');
       const std::string k = a.substr(0, eq), v = a.substr(eq + 1);
@@ -76,6 +79,7 @@ int main(int argc, char** argv) {
   };
   std::vector<Row> rows;
   for (auto& v : family->variants(params, ctx)) {
+    if (!only.empty() && v.name != only) continue;
     Row r{v, nullptr, {}, ""};
     if (v.unavailable) {
       r.note = "unavailable: " + *v.unavailable;

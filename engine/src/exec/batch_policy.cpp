@@ -23,55 +23,56 @@ std::string provider_name(const ProviderDecl& p) {
   return std::string(p.name.empty() ? "<unnamed provider>" : p.name);
 }
 
-// Why `p` cannot serve `strategy` in `context`; none when it can.
+// Why `p` cannot serve `strategy` in `context`; none when it can. Runs on every batched call: the
+// provider's name is only spelled out when there is a conflict to explain.
 std::optional<Conflict> conflict(BatchStrategy strategy, const ProviderDecl& p,
                                  const ExecutionContext& context) {
-  const std::string who = provider_name(p);
+  const auto who = [&p] { return provider_name(p); };
   const bool independent = p.parallelism == ProviderParallelism::IndependentRuntime;
   switch (strategy) {
     case BatchStrategy::Auto:
       break;
     case BatchStrategy::Sequential:
       if (!p.per_item)
-        return Conflict{RouteErrorKind::NoPerItemProvider, who + " cannot run one item per call"};
+        return Conflict{RouteErrorKind::NoPerItemProvider, who() + " cannot run one item per call"};
       if (independent) {
         return Conflict{RouteErrorKind::ProviderNotSequential,
-                        who + " runs its own threads; tfbench cannot make its items sequential"};
+                        who() + " runs its own threads; tfbench cannot make its items sequential"};
       }
       if (context.outer_active && !p.concurrent_call_safe) {
         return Conflict{RouteErrorKind::NotConcurrentCallSafe,
-                        who + " is not concurrent-call safe inside lanes"};
+                        who() + " is not concurrent-call safe inside lanes"};
       }
       return std::nullopt;
     case BatchStrategy::OuterParallel:
       if (!p.per_item)
-        return Conflict{RouteErrorKind::NoPerItemProvider, who + " cannot run one item per call"};
+        return Conflict{RouteErrorKind::NoPerItemProvider, who() + " cannot run one item per call"};
       if (independent) {
         return Conflict{RouteErrorKind::IndependentRuntimeInFanOut,
-                        who + " is an independent runtime; it cannot run inside outer fan-out"};
+                        who() + " is an independent runtime; it cannot run inside outer fan-out"};
       }
       if (!p.concurrent_call_safe) {
-        return Conflict{RouteErrorKind::NotConcurrentCallSafe, who + " is not concurrent-call safe"};
+        return Conflict{RouteErrorKind::NotConcurrentCallSafe, who() + " is not concurrent-call safe"};
       }
       return std::nullopt;
     case BatchStrategy::ProviderItems:
       if (!p.per_item)
-        return Conflict{RouteErrorKind::NoPerItemProvider, who + " cannot run one item per call"};
+        return Conflict{RouteErrorKind::NoPerItemProvider, who() + " cannot run one item per call"};
       if (context.outer_active && independent) {
         return Conflict{RouteErrorKind::IndependentRuntimeInFanOut,
-                        who + " is an independent runtime and this context is an outer fan-out lane"};
+                        who() + " is an independent runtime and this context is an outer fan-out lane"};
       }
       if (context.outer_active && !p.concurrent_call_safe) {
         return Conflict{RouteErrorKind::NotConcurrentCallSafe,
-                        who + " is not concurrent-call safe inside lanes"};
+                        who() + " is not concurrent-call safe inside lanes"};
       }
       return std::nullopt;
     case BatchStrategy::WholeBatchVendor:
       if (!p.whole_batch)
-        return Conflict{RouteErrorKind::NoWholeBatchProvider, who + " has no whole-batch call"};
+        return Conflict{RouteErrorKind::NoWholeBatchProvider, who() + " has no whole-batch call"};
       if (context.outer_active) {
         return Conflict{RouteErrorKind::WholeBatchInFanOut,
-                        who + ": a whole-batch vendor call cannot run inside outer fan-out"};
+                        who() + ": a whole-batch vendor call cannot run inside outer fan-out"};
       }
       return std::nullopt;
   }
