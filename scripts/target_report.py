@@ -5,6 +5,12 @@ thread configuration, with MET / MISSED. Ratios are taken within one worker, nev
 one exception is the thread scaling of compute-bound batches (1 thread over 2), which needs two
 thread configurations of the same run.
 
+Rounds are interleaved in the harness (every variant of a case once per round, in a fresh order), so
+a ratio between two variants of one case is taken per round (paired), and the report gives the median
+of those per-round ratios with a distribution-free 90% interval for it (order statistics of the
+paired ratios). A verdict whose interval contains the bound is marked "within noise": the median met
+or missed it, but this run cannot tell the two apart; more repetitions would.
+
   target_report.py FILE [--markdown]
 
 Exit 0 when the file could be read (missed targets are reported, not an error: targets live in
@@ -44,8 +50,44 @@ def _by_group(rows):
     return groups
 
 
+NO_INTERVAL = (math.nan, math.nan)
+
+
+def _binomial_cdf_below(k, n):
+    """P(Binomial(n, 1/2) < k)."""
+    return sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+
+
+def median_interval(values, confidence=0.90):
+    """The median of `values` and a distribution-free interval for it: the order statistics x(k) and
+    x(n + 1 - k) for the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least
+    `confidence` (k = 1, the whole range, when even that falls short: n < 5 at 90%)."""
+    x = sorted(v for v in values if math.isfinite(v))
+    n = len(x)
+    if n == 0:
+        return math.nan, NO_INTERVAL
+    mid = x[n // 2] if n % 2 else 0.5 * (x[n // 2 - 1] + x[n // 2])
+    if n < 2:
+        return mid, NO_INTERVAL
+    k = 1
+    while k + 1 <= (n + 1) // 2 and 1.0 - 2.0 * _binomial_cdf_below(k + 1, n) >= confidence:
+        k += 1
+    return mid, (x[k - 1], x[n - k])
+
+
+def paired_ratio(numerator, denominator):
+    """numerator / denominator time per round (the rounds of one case run every variant once, so the
+    i-th samples of two variants were measured side by side) as (median, 90% interval). Without
+    aligned samples (a variant dropped out of later rounds), the ratio of medians and no interval."""
+    a, b = numerator.get("samples"), denominator.get("samples")
+    if a is not None and b is not None and len(a) == len(b) and len(a) > 0:
+        return median_interval([x / y for x, y in zip(a, b) if y > 0])
+    return numerator["median_s"] / denominator["median_s"], NO_INTERVAL
+
+
 def _ratio_target(groups, family, engine, peers, bound, what):
-    """engine's speed over the fastest of `peers` (median time ratio) >= bound."""
+    """engine's speed over the fastest of `peers` (the peer with the lowest median time): the per-round
+    ratio peer time / engine time >= bound."""
     out = []
     for variants in groups.values():
         row = variants.get(engine)
@@ -53,11 +95,12 @@ def _ratio_target(groups, family, engine, peers, bound, what):
             continue
         peer_rows = [variants[p] for p in peers if p in variants and variants[p]["status"] == "ok"]
         if row["status"] != "ok" or not peer_rows:
-            out.append((_where(row), what, math.nan, bound, ">=", row.get("error") or "no ok peer"))
+            out.append((_where(row), what, math.nan, bound, ">=", row.get("error") or "no ok peer",
+                        NO_INTERVAL))
             continue
         best = min(peer_rows, key=lambda r: r["median_s"])
-        ratio = best["median_s"] / row["median_s"]
-        out.append((_where(row), f"{what} vs {best['variant']}", ratio, bound, ">=", ""))
+        ratio, interval = paired_ratio(best, row)
+        out.append((_where(row), f"{what} vs {best['variant']}", ratio, bound, ">=", "", interval))
     return out
 
 
@@ -81,7 +124,7 @@ def _scaling_target(rows, bound):
         one = threads[1]
         where = _where(one).replace("threads=1", f"threads=1->{many}")
         out.append((where, f"Auto speed-up, 1 -> {many} threads", one["median_s"] / threads[many]["median_s"],
-                    bound, ">=", ""))
+                    bound, ">=", "", NO_INTERVAL))
     return out
 
 
@@ -110,34 +153,54 @@ def targets(rows):
             m = _metrics(row)
             if row["family"] == "session_overhead" and "entry_ns" in m and row["threads"] == 1 \
                     and row["variant"] == "engine:with_session":
-                out.append((_where(row), "session entry ns (1 thread)", m["entry_ns"], 100.0, "<", ""))
+                out.append((_where(row), "session entry ns (1 thread)", m["entry_ns"], 100.0, "<", "",
+                            NO_INTERVAL))
             if row["family"] == "ad" and "backward_over_forward" in m \
                     and json.loads(row["params"]).get("pass") == "forward_backward":
-                out.append((_where(row), "AD backward / forward", m["backward_over_forward"], 2.5, "<=", ""))
+                out.append((_where(row), "AD backward / forward", m["backward_over_forward"], 2.5, "<=", "",
+                            NO_INTERVAL))
         one, raw = variants.get("engine:one_session"), variants.get("peer:raw_kernels")
         if one and raw and one["status"] == "ok" and raw["status"] == "ok":
-            out.append((_where(one), "chain in one session / raw kernels", one["median_s"] / raw["median_s"],
-                        1.2, "<=", ""))
+            ratio, interval = paired_ratio(one, raw)
+            out.append((_where(one), "chain in one session / raw kernels", ratio, 1.2, "<=", "", interval))
     return sorted(out)
 
 
-def _met(value, bound, op):
+def _meets(value, bound, op):
+    return {">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
+
+
+def verdict(value, bound, op, interval):
+    """MET or MISSED by the median; "within noise" when the 90% interval holds values on both sides
+    of the bound."""
     if not math.isfinite(value):
         return "n/a"
-    ok = {">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
-    return "MET" if ok else "MISSED"
+    met = _meets(value, bound, op)
+    lo, hi = interval
+    noisy = math.isfinite(lo) and math.isfinite(hi) and _meets(lo, bound, op) != _meets(hi, bound, op)
+    return ("MET" if met else "MISSED") + (" (within noise)" if noisy else "")
+
+
+def _interval_text(interval):
+    lo, hi = interval
+    return f"[{lo:.3g}, {hi:.3g}]" if math.isfinite(lo) and math.isfinite(hi) else "-"
 
 
 def _print_lines(lines, markdown):
     if markdown:
-        print("| case | target | measured | bound | verdict |\n| --- | --- | --- | --- | --- |")
-    for where, what, value, bound, op, note in lines:
-        verdict = _met(value, bound, op)
+        print("| case | target | measured | 90% interval | bound | verdict |\n"
+              "| --- | --- | --- | --- | --- | --- |")
+    counts = {}
+    for where, what, value, bound, op, note, interval in lines:
+        v = verdict(value, bound, op, interval)
+        counts[v] = counts.get(v, 0) + 1
         shown = f"{value:.3g}" if math.isfinite(value) else note
         if markdown:
-            print(f"| {where} | {what} | {shown} | {op} {bound:g} | {verdict} |")
+            print(f"| {where} | {what} | {shown} | {_interval_text(interval)} | {op} {bound:g} | {v} |")
         else:
-            print(f"{verdict:7s} {what:38s} {shown:>8s} ({op} {bound:g})  {where}")
+            print(f"{v:22s} {what:38s} {shown:>8s} {_interval_text(interval):>16s} ({op} {bound:g})  {where}")
+    summary = ", ".join(f"{counts[k]} {k}" for k in sorted(counts))
+    print(("\n" if not markdown else "\n") + f"{len(lines)} targets: {summary}")
 
 
 def main():

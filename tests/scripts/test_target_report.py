@@ -1,6 +1,8 @@
 """target_report.py on synthetic result files: each target beside its bound, MET / MISSED from the
-ratios in the file, the 1 -> 2 thread scaling of compute-bound batches, Markdown output, exit codes."""
+per-round ratios in the file, "within noise" when the interval of those ratios straddles the bound,
+the 1 -> 2 thread scaling of compute-bound batches, Markdown output, exit codes."""
 
+import math
 import os
 import subprocess
 import sys
@@ -17,6 +19,9 @@ import fixtures  # noqa: E402
 
 PY = "/usr/bin/python3"
 REPORT = os.path.join(SCRIPTS, "target_report.py")
+sys.path.insert(0, SCRIPTS)
+
+import target_report  # noqa: E402
 
 
 def report(*args):
@@ -34,6 +39,10 @@ class TargetReportTest(unittest.TestCase):
             "20260301T100000Z-node01-1", rng, families=("packed_small",))])
         cls.one = fixtures.write(os.path.join(cls.tmp.name, "one.h5"), [fixtures.make_run(
             "20260301T100000Z-node01-2", rng, threads=(1,), families=("packed_small",))])
+        # Auto within 2% of libxsmm, with 30% noise per sample: no verdict this run can stand by.
+        cls.noisy = fixtures.write(os.path.join(cls.tmp.name, "noisy.h5"), [fixtures.make_run(
+            "20260301T100000Z-node01-3", rng, threads=(1,), noise=0.3, slowdown={"*/engine:auto": 0.765},
+            families=("packed_small",))])
 
     @classmethod
     def tearDownClass(cls):
@@ -50,12 +59,44 @@ class TargetReportTest(unittest.TestCase):
         self.assertEqual(len(auto), 10)  # 5 sizes x 2 thread configurations
         for line in auto:
             self.assertTrue(line.startswith("MISSED" if line.endswith("threads=1") else "MET"), line)
+            self.assertNotIn("within noise", line)  # 2% noise against a 25% gap: clear either way
         scaling = [l for l in lines if "Auto speed-up, 1 -> 2 threads" in l]
         self.assertEqual(len(scaling), 2, lines)  # compute-bound only: n = 16 and 32
         self.assertTrue(all(l.startswith("MET") for l in scaling), scaling)
         self.assertTrue(any("n=16" in l for l in scaling) and any("n=32" in l for l in scaling))
         value = float(scaling[0].split("threads")[1].split()[0])
         self.assertAlmostEqual(value, 1.9, delta=0.1)
+
+    def test_ratio_within_noise(self):
+        auto = [l for l in self.lines(self.noisy) if "auto / fastest peer" in l]
+        self.assertEqual(len(auto), 5)
+        for line in auto:
+            self.assertRegex(line, r"^(MET|MISSED) \(within noise\)", line)
+        self.assertIn("5 targets", self.lines(self.noisy)[-1])
+
+    def test_median_interval(self):
+        mid, (lo, hi) = target_report.median_interval(range(1, 12))  # 11 values: x(3), x(9) cover 93%
+        self.assertEqual((mid, lo, hi), (6, 3, 9))
+        mid, (lo, hi) = target_report.median_interval([4, 1, 3, 2, 7, 5, 6])  # 7: only x(1), x(7) do
+        self.assertEqual((mid, lo, hi), (4, 1, 7))
+        mid, (lo, hi) = target_report.median_interval([2.0, 1.0])
+        self.assertEqual((mid, lo, hi), (1.5, 1.0, 2.0))
+        mid, (lo, hi) = target_report.median_interval([3.0])
+        self.assertEqual(mid, 3.0)
+        self.assertTrue(math.isnan(lo) and math.isnan(hi))
+
+    def test_paired_ratio_uses_rounds(self):
+        # The machine slowed down in round 2 for both variants alike: the per-round ratio stays 2.
+        a = {"samples": [2.0, 20.0, 2.2], "median_s": 2.2}
+        b = {"samples": [1.0, 10.0, 1.1], "median_s": 1.1}
+        ratio, (lo, hi) = target_report.paired_ratio(a, b)
+        self.assertAlmostEqual(ratio, 2.0)
+        self.assertAlmostEqual(lo, 2.0)
+        self.assertAlmostEqual(hi, 2.0)
+        b["samples"] = [1.0, 1.1]  # dropped out of a round: the ratio of medians, no interval
+        ratio, (lo, hi) = target_report.paired_ratio(a, b)
+        self.assertAlmostEqual(ratio, 2.0)
+        self.assertTrue(math.isnan(lo))
 
     def test_no_scaling_line_without_two_thread_configurations(self):
         lines = self.lines(self.one)
@@ -65,7 +106,7 @@ class TargetReportTest(unittest.TestCase):
     def test_markdown(self):
         r = report(self.both, "--markdown")
         self.assertEqual(r.returncode, 0, r.stderr)
-        self.assertTrue(r.stdout.startswith("| case | target | measured | bound | verdict |"))
+        self.assertTrue(r.stdout.startswith("| case | target | measured | 90% interval | bound | verdict |"))
         self.assertIn("| >= 1.8 | MET |", r.stdout)
 
     def test_unusable_file_exits_2(self):

@@ -74,7 +74,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
       const auto applies = [&](ops::ItemProvider p) { return gemm_provider_applies<Space>(p, g); };
       const ApplicableFn applicable(applies);
       auto selected = select_route(session, options, ops::BatchedFamily::Gemm, problem,
-                                   is_host_space<Space>(), oa->dtype, applicable, kGemm);
+                                   is_host_space<Space>(), oa->dtype, streaming_batch(g), applicable, kGemm);
       if (!selected) return unexpected(std::move(selected.error()));
       if (into == nullptr) {
         g.c.data = acquire_output<T, Space>(nullptr, output, m * n * count,
@@ -125,7 +125,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
       const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };
       const ApplicableFn applicable(applies);
       auto selected = select_route(session, options, ops::BatchedFamily::Solve, problem,
-                                   is_host_space<Space>(), oa->dtype, applicable, kSolve);
+                                   is_host_space<Space>(), oa->dtype, false, applicable, kSolve);
       if (!selected) return unexpected(std::move(selected.error()));
       if (into == nullptr) {
         s.x.data = acquire_output<T, Space>(nullptr, output, n * nrhs * count,

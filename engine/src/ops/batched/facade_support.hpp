@@ -195,24 +195,29 @@ struct SelectedRoute {
 };
 
 /// Auto's per-size provider preference, best first (measured: docs/ops-batched.md).
-/// `streaming`: the batch's operands exceed the caches (kStreamingBatchBytes).
+/// `streaming`: the batch's operands exceed the caches (streaming_batch of a GEMM batch).
 int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, Index max_item_dim,
                      bool streaming, ops::Pivoting pivoting, std::array<ops::ItemProvider, 5>& order);
 
 /// Candidates in preference order (the session's provider slot decides which external providers are
 /// allowed; tfbench's own specialized kernels always are), filtered by applicability and by the
 /// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
+/// `streaming`: streaming_batch(g) of a GEMM batch (false for solves: their preference ignores it).
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
-                                                 bool host_space, DType dtype, ApplicableFn applicable,
-                                                 const char* where);
+                                                 bool host_space, DType dtype, bool streaming,
+                                                 ApplicableFn applicable, const char* where);
 
 /// select_route over a precomputed table.
-inline Result<SelectedRoute, BatchedError> select_route(
-    const Session& session, const ops::BatchedOptions& options, ops::BatchedFamily family,
-    const BatchProblem& problem, bool host_space, DType dtype, const Applicable& table, const char* where) {
+inline Result<SelectedRoute, BatchedError> select_route(const Session& session,
+                                                        const ops::BatchedOptions& options,
+                                                        ops::BatchedFamily family,
+                                                        const BatchProblem& problem, bool host_space,
+                                                        DType dtype, bool streaming, const Applicable& table,
+                                                        const char* where) {
   const auto lookup = [&](ops::ItemProvider p) { return table[index_of(p)]; };
-  return select_route(session, options, family, problem, host_space, dtype, ApplicableFn(lookup), where);
+  return select_route(session, options, family, problem, host_space, dtype, streaming, ApplicableFn(lookup),
+                      where);
 }
 
 }  // namespace tfbench::impl::batched

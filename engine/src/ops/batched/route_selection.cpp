@@ -99,8 +99,8 @@ bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvide
 
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
-                                                 bool host_space, DType dtype, ApplicableFn applicable,
-                                                 const char* where) {
+                                                 bool host_space, DType dtype, bool streaming,
+                                                 ApplicableFn applicable, const char* where) {
   const BatchPolicy policy = effective_batch_policy(session, options.policy);
   // Reused per thread: no allocation on the per-call path.
   thread_local ProviderCandidates candidates;
@@ -126,8 +126,6 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
     candidates.push_back(&ops::declaration(p, family));
   } else {
     std::array<ops::ItemProvider, 5> order{};
-    const bool streaming =
-        batch_operand_bytes(problem.items, problem.max_item_dim, size_of(dtype)) > kStreamingBatchBytes;
     const int n =
         preference_order(family, host_space, dtype, problem.max_item_dim, streaming, options.pivoting, order);
     for (int i = 0; i < n; ++i) {

@@ -391,6 +391,15 @@ TEST_CASE("batched_gemm: Auto prefers libxsmm from n = 8 only for streaming batc
                 auto small = tfbench::ops::batched_gemm_into(s, ta, tb, tc);
                 REQUIRE(small.has_value());
                 CHECK(small->provider == ItemProvider::Specialized);
+                // Rank-1 updates A [8, 1] B [1, 8]: 2048 items hold 1.25 MiB of operands, in cache. The
+                // streaming test counts the items' elements, not the square of the largest dimension
+                // (which would say 3 MiB and hand libxsmm a batch its kernel would not prefetch).
+                auto ua = random_tensor(8, 1, items, 47), ub = random_tensor(1, 8, items, 48);
+                auto uc = filled(8, 8, items, 0.0);
+                auto outer = tfbench::ops::batched_gemm_into(s, ua, ub, uc);
+                REQUIRE(outer.has_value());
+                CHECK(outer->provider == ItemProvider::Specialized);
+                CHECK(gemm_error(ua.view(), ub.view(), uc.view(), none, 1.0, 0.0) <= 1e-12);
               })
               .has_value());
 }

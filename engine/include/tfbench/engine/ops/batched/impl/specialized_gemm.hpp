@@ -46,12 +46,9 @@ struct GemmBatch {
 /// Operand bytes beyond which a batch streams from memory rather than from the caches.
 inline constexpr double kStreamingBatchBytes = 2.0 * 1024 * 1024;
 
-/// Bytes of A, B and C of a batch of `items` square-bounded items of `element_size` bytes.
-inline double batch_operand_bytes(std::int64_t items, std::int64_t max_item_dim, std::size_t element_size) {
-  return 3.0 * static_cast<double>(items) * static_cast<double>(max_item_dim) *
-         static_cast<double>(max_item_dim) * static_cast<double>(element_size);
-}
-
+/// Whether the batch's A, B and C items (their elements, not the padding between them) exceed the
+/// caches. The one test of "streaming": Auto's provider preference, libxsmm's prefetching kernel and
+/// the specialized kernel's non-temporal stores all ask it.
 template <class T>
 bool streaming_batch(const GemmBatch<T>& g) {
   const double elements =
