@@ -25,7 +25,9 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
-from tfbench_results import ResultsFormatError, load  # noqa: E402
+from tfbench_results import ResultsFormatError, load, stats  # noqa: E402
+
+NO_INTERVAL = stats.NO_INTERVAL
 
 
 def _metrics(row):
@@ -50,39 +52,11 @@ def _by_group(rows):
     return groups
 
 
-NO_INTERVAL = (math.nan, math.nan)
-
-
-def _binomial_cdf_below(k, n):
-    """P(Binomial(n, 1/2) < k)."""
-    return sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
-
-
-def median_interval(values, confidence=0.90):
-    """The median of `values` and a distribution-free interval for it: the order statistics x(k) and
-    x(n + 1 - k) for the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least
-    `confidence` (k = 1, the whole range, when even that falls short: n < 5 at 90%)."""
-    x = sorted(v for v in values if math.isfinite(v))
-    n = len(x)
-    if n == 0:
-        return math.nan, NO_INTERVAL
-    mid = x[n // 2] if n % 2 else 0.5 * (x[n // 2 - 1] + x[n // 2])
-    if n < 2:
-        return mid, NO_INTERVAL
-    k = 1
-    while k + 1 <= (n + 1) // 2 and 1.0 - 2.0 * _binomial_cdf_below(k + 1, n) >= confidence:
-        k += 1
-    return mid, (x[k - 1], x[n - k])
-
-
 def paired_ratio(numerator, denominator):
-    """numerator / denominator time per round (the rounds of one case run every variant once, so the
-    i-th samples of two variants were measured side by side) as (median, 90% interval). Without
-    aligned samples (a variant dropped out of later rounds), the ratio of medians and no interval."""
-    a, b = numerator.get("samples"), denominator.get("samples")
-    if a is not None and b is not None and len(a) == len(b) and len(a) > 0:
-        return median_interval([x / y for x, y in zip(a, b) if y > 0])
-    return numerator["median_s"] / denominator["median_s"], NO_INTERVAL
+    """numerator / denominator time per round as (median, 90% interval): stats.paired_ratio on the
+    rows' samples, or the ratio of medians and no interval when the rounds do not line up."""
+    return stats.paired_ratio(numerator.get("samples"), denominator.get("samples"), numerator["median_s"],
+                              denominator["median_s"])
 
 
 def _ratio_target(groups, family, engine, peers, bound, what):

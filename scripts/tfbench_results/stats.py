@@ -1,4 +1,5 @@
-"""Descriptive statistics for figures: pooled cases, rates, and bootstrap spread of ratios.
+"""Descriptive statistics for figures and target reports: pooled cases, rates, bootstrap spread of
+ratios, and per-round (paired) ratios with a distribution-free interval for their median.
 
 Verdicts (regression or not) are not decided here: they come from `tfbench compare`, the one
 statistical implementation of the project. This module only describes what a figure shows.
@@ -70,6 +71,43 @@ def bootstrap_ratio(num, den, resamples=BOOTSTRAP_RESAMPLES, seed=BOOTSTRAP_SEED
     ratios = np.median(a, axis=1) / np.median(b, axis=1)
     lo, hi = np.percentile(ratios, [50 * (1 - level), 50 * (1 + level)])
     return point, float(lo), float(hi)
+
+
+NO_INTERVAL = (math.nan, math.nan)
+
+
+def _binomial_cdf_below(k, n):
+    """P(Binomial(n, 1/2) < k)."""
+    return sum(math.comb(n, i) for i in range(k)) / 2.0 ** n
+
+
+def median_interval(values, confidence=0.90):
+    """The median of `values` and a distribution-free interval for it: the order statistics x(k) and
+    x(n + 1 - k) for the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least
+    `confidence` (k = 1, the whole range, when even that falls short: n < 5 at 90%). No
+    resampling, so it holds for any distribution, skewed timing noise included."""
+    x = sorted(v for v in values if math.isfinite(v))
+    n = len(x)
+    if n == 0:
+        return math.nan, NO_INTERVAL
+    mid = x[n // 2] if n % 2 else 0.5 * (x[n // 2 - 1] + x[n // 2])
+    if n < 2:
+        return mid, NO_INTERVAL
+    k = 1
+    while k + 1 <= (n + 1) // 2 and 1.0 - 2.0 * _binomial_cdf_below(k + 1, n) >= confidence:
+        k += 1
+    return mid, (x[k - 1], x[n - k])
+
+
+def paired_ratio(num_samples, den_samples, num_median=math.nan, den_median=math.nan, confidence=0.90):
+    """The ratio of two variants of one case measured in interleaved rounds (the i-th samples of
+    both ran side by side in round i): the median of the per-round ratios and its interval
+    (median_interval). Drift of the machine between rounds cancels in each pair. Without aligned
+    samples (a variant dropped out of later rounds): num_median / den_median and no interval."""
+    if num_samples is not None and den_samples is not None and len(num_samples) == len(den_samples) \
+            and len(num_samples) > 0:
+        return median_interval([a / b for a, b in zip(num_samples, den_samples) if b > 0], confidence)
+    return num_median / den_median, NO_INTERVAL
 
 
 def geomean(values):

@@ -22,6 +22,7 @@ REPORT = os.path.join(SCRIPTS, "target_report.py")
 sys.path.insert(0, SCRIPTS)
 
 import target_report  # noqa: E402
+from tfbench_results import stats  # noqa: E402
 
 
 def report(*args):
@@ -75,13 +76,13 @@ class TargetReportTest(unittest.TestCase):
         self.assertIn("5 targets", self.lines(self.noisy)[-1])
 
     def test_median_interval(self):
-        mid, (lo, hi) = target_report.median_interval(range(1, 12))  # 11 values: x(3), x(9) cover 93%
+        mid, (lo, hi) = stats.median_interval(range(1, 12))  # 11 values: x(3), x(9) cover 93%
         self.assertEqual((mid, lo, hi), (6, 3, 9))
-        mid, (lo, hi) = target_report.median_interval([4, 1, 3, 2, 7, 5, 6])  # 7: only x(1), x(7) do
+        mid, (lo, hi) = stats.median_interval([4, 1, 3, 2, 7, 5, 6])  # 7: only x(1), x(7) do
         self.assertEqual((mid, lo, hi), (4, 1, 7))
-        mid, (lo, hi) = target_report.median_interval([2.0, 1.0])
+        mid, (lo, hi) = stats.median_interval([2.0, 1.0])
         self.assertEqual((mid, lo, hi), (1.5, 1.0, 2.0))
-        mid, (lo, hi) = target_report.median_interval([3.0])
+        mid, (lo, hi) = stats.median_interval([3.0])
         self.assertEqual(mid, 3.0)
         self.assertTrue(math.isnan(lo) and math.isnan(hi))
 
