@@ -174,7 +174,7 @@ def _print_lines(lines, markdown):
         else:
             print(f"{v:22s} {what:38s} {shown:>8s} {_interval_text(interval):>16s} ({op} {bound:g})  {where}")
     summary = ", ".join(f"{counts[k]} {k}" for k in sorted(counts))
-    print(("\n" if not markdown else "\n") + f"{len(lines)} targets: {summary}")
+    print(f"\n{len(lines)} targets: {summary}")
 
 
 def main():
