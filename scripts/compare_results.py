@@ -78,6 +78,8 @@ def report(base, new, cmp, figs, report_dir, args):
     gm = float(gm) if isinstance(gm, (int, float)) else math.nan
     headline = (f"❌ **{len(regressions)} regression(s)**" if regressions
                 else "✅ **no regression**")
+    test = ("paired rounds: median of the per-round ratios, two-sided sign test over the rounds"
+            if cmp.paired_rounds else "two-sided Mann-Whitney U on the samples")
     counts = ", ".join(f"{cmp.count(v)} {v.lower().replace('_', ' ')}" for v in tool.VERDICTS)
     lines = [
         "## tfbench comparison", "",
@@ -88,7 +90,7 @@ def report(base, new, cmp, figs, report_dir, args):
         f"Base `{base.path}` ({', '.join(provenance.short_rev(r) for r in base.runs)}) -> "
         f"new `{new.path}` ({', '.join(provenance.short_rev(r) for r in new.runs)}). "
         f"Threshold {_fmt(_num({'t': cmp.threshold_pct}, 't'), 'g')}% (unless a case's config sets "
-        f"its own), two-sided Mann-Whitney U at alpha {_fmt(_num({'a': cmp.alpha}, 'a'), 'g')}; "
+        f"its own), {test} at alpha {_fmt(_num({'a': cmp.alpha}, 'a'), 'g')}; "
         f"verdicts from `{cmp.command}`.",
     ]
     if cmp.not_compared:

@@ -6,12 +6,19 @@
 # `tfbench merge`, and gates with `tfbench compare --fail-on-regression`.
 #
 #   scripts/perf-regression.sh [options] BASE_REV [HEAD_REV]     gate HEAD_REV (default HEAD)
+#   scripts/perf-regression.sh --last-change [options] [HEAD_REV]
+#                         gate the latest commit at or before HEAD_REV that changed what the gate
+#                         builds or runs (every path but docs/ tests/ scripts/ examples/ results/
+#                         .ci/ *.md, dotfiles and configs/ other than ci.yaml): BASE_REV is its
+#                         parent. What CI runs, so that a docs-only commit still gates the code.
 #   scripts/perf-regression.sh --aa [options] [REV]              A/A: REV (default HEAD) against
 #                                                                itself; reports the noise floor
 # Options:
 #   --rounds N            interleaved rounds per side [3]
 #   --confirm-rounds N    a REGRESSION must show again in N fresh interleaved rounds per side of
-#                         just the regressed cases before the gate fails [3; 0: no confirmation]
+#                         just the regressed cases before the gate fails, judged round by round
+#                         (tfbench compare --paired-rounds: sign test over the rounds) [6; 0: no
+#                         confirmation; otherwise at least the 6 a sign test needs at alpha 0.05]
 #   --config FILE         benchmark config for both sides [each revision's own configs/ci.yaml]
 #   --threshold PCT       tfbench compare's default threshold (cases may set their own)
 #   --alpha A             significance level of compare's Mann-Whitney U test
@@ -45,13 +52,14 @@ die() { printf '[perf-regression] ERROR: %s\n' "$*" >&2; exit 2; }
 usage() { awk 'NR > 2 && /^#/ { sub(/^# ?/, ""); print; next } NR > 2 { exit }' "$0" >&2; exit 2; }
 t_start=$SECONDS
 
-aa=0 rounds=3 confirm_rounds=3 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0 clean=0
+aa=0 last_change=0 rounds=3 confirm_rounds=6 config="" threshold="" alpha="" run_args="" out="" report=0 ceilings=0 clean=0
 work=${TFBENCH_CACHE:-$HOME/.cache/tfbench}/perf-regression
 bin_base="" bin_head="" inject_base="" inject_head="" inject_first_only=0 jobs=${TFBENCH_JOBS:-$(nproc)}
 revs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --aa) aa=1; shift ;;
+    --last-change) last_change=1; shift ;;
     --rounds) rounds=${2:?}; shift 2 ;;
     --confirm-rounds) confirm_rounds=${2:?}; shift 2 ;;
     --config) config=${2:?}; shift 2 ;;
@@ -76,6 +84,33 @@ while [ $# -gt 0 ]; do
 done
 [[ "$rounds" =~ ^[1-9][0-9]*$ ]] || die "--rounds wants a positive integer, got '$rounds'"
 [[ "$confirm_rounds" =~ ^[0-9]+$ ]] || die "--confirm-rounds wants an integer >= 0, got '$confirm_rounds'"
+# The confirmation's sign test over n rounds can reach at best p = 2 / 2^n: fewer rounds than it
+# needs would let every regression pass unconfirmed.
+needed=$(awk -v a="${alpha:-0.05}" 'BEGIN { n = 1; while (2 / 2 ^ n >= a && n < 64) n++; print n }')
+[ "$confirm_rounds" = 0 ] || [ "$confirm_rounds" -ge "$needed" ] ||
+  die "--confirm-rounds $confirm_rounds: a sign test over $confirm_rounds rounds cannot reach p < ${alpha:-0.05} (its smallest p is 2/2^$confirm_rounds); use $needed or more, or 0 for no confirmation"
+[ $((aa + last_change)) -le 1 ] || die "--aa and --last-change exclude each other"
+if [ $last_change = 1 ]; then
+  [ ${#revs[@]} -le 1 ] || die "--last-change takes at most one revision (HEAD_REV)"
+  head_rev=${revs[0]:-HEAD}
+  git -C "$repo" rev-parse --verify --quiet "$head_rev^{commit}" >/dev/null || die "not a revision of $repo: '$head_rev'"
+  # What the gate builds (the tfbench target, tests off) and runs (configs/ci.yaml); Kokkos comes
+  # from this checkout's bootstrap for both sides, so scripts/ does not enter either binary.
+  code=$(git -C "$repo" rev-list -1 "$head_rev" -- . ':!docs' ':!tests' ':!scripts' ':!examples' \
+    ':!results' ':!.ci' ':!configs' ':!*.md' ':!.*')
+  cfg_change=$(git -C "$repo" rev-list -1 "$head_rev" -- configs/ci.yaml)
+  if [ -n "$cfg_change" ] && { [ -z "$code" ] || git -C "$repo" merge-base --is-ancestor "$code" "$cfg_change"; }; then
+    code=$cfg_change
+  fi
+  [ -n "$code" ] || die "no commit at or before $head_rev changed what the gate builds or runs"
+  if ! git -C "$repo" rev-parse -q --verify "$code^" >/dev/null; then
+    say "SKIPPED: the latest change to what the gate builds or runs (${code:0:12}) is the first commit: nothing to compare against"
+    exit 0
+  fi
+  later=$(git -C "$repo" rev-list --count "$code..$head_rev")
+  say "--last-change: ${code:0:12} is the latest commit at or before $head_rev that changed what the gate builds or runs ($later later commit(s) did not): base = its parent"
+  revs=("$code^" "$head_rev")
+fi
 if [ $aa = 1 ]; then
   [ ${#revs[@]} -le 1 ] || die "--aa takes one revision"
   base_rev=${revs[0]:-HEAD} head_rev=$base_rev
@@ -275,8 +310,15 @@ rc=0
 
 # A shared machine drifts: one case moved +25.5% (p 2e-5) between two revisions that differed only
 # in docs. So a regression has to show again in fresh interleaved rounds of just the regressed cases
-# before the gate fails; the verdict is that of the confirmation rounds alone.
+# before the gate fails; the verdict is that of the confirmation rounds alone, judged round by round
+# (--paired-rounds): samples of one process share its state, so pooled samples overstate the
+# evidence (a CI run confirmed +45%, p 7e-7, between two builds of the same code).
 confirm_note=""
+paired=(--paired-rounds)
+if ! "$bin_head" compare --help 2>&1 | grep -q -- --paired-rounds; then
+  paired=()
+  say "WARNING: this tfbench compare has no --paired-rounds: the confirmation pools its rounds' samples"
+fi
 if [ $rc = 1 ] && [ $aa = 0 ] && [ "$confirm_rounds" -gt 0 ]; then
   regressed=$(/usr/bin/python3 - "$out/compare.json" <<'PY'
 import json, sys
@@ -291,10 +333,10 @@ PY
   interleave c "$confirm_rounds" "$regressed"
   merge_rounds c "-confirm"
   rc=0
-  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" --format json \
-    >"$out/compare-confirm.json" 2>>"$out/logs/compare.log" || true
-  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" --format table \
-    --fail-on-regression || rc=$?
+  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" \
+    --format json >"$out/compare-confirm.json" 2>>"$out/logs/compare.log" || true
+  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" \
+    --format table --fail-on-regression || rc=$?
   [ $rc -le 1 ] || die "tfbench compare of the confirmation rounds failed (exit $rc)"
   t_runs=$((t_runs + SECONDS - t_confirm))
   if [ $rc = 0 ]; then confirm_note=" (the first rounds' regression did not reproduce in $confirm_rounds confirmation round(s))"

@@ -59,6 +59,7 @@ class Comparison:
         self.summary = doc.get("summary", {}) or {}
         self.threshold_pct = doc.get("threshold_pct")
         self.alpha = doc.get("alpha")
+        self.paired_rounds = bool(doc.get("paired_rounds", False))
         self.not_compared = doc.get("not_compared", []) or []
         self.notes = doc.get("notes", []) or []
 

@@ -148,3 +148,97 @@ TEST_CASE("a case repeated over a file's runs pools its samples; a failure in an
   REQUIRE(r.notes.size() == 1);
   CHECK_THAT(r.notes[0], Catch::Contains("pooled"));
 }
+
+namespace {
+
+// A file of `medians.size()` runs (rounds) of one case; round i's samples sit around medians[i].
+ResultsFile rounds_of(const std::string& path, const std::vector<double>& medians) {
+  ResultsFile f;
+  f.path = path;
+  f.schema_version = 1;
+  for (std::size_t i = 0; i < medians.size(); ++i) {
+    RunData run;
+    run.info.run_id = path + "-r" + std::to_string(i + 1);
+    run.results = {row("fake/n=1/engine", 2, around(medians[i], 9, 0.02))};
+    f.runs.push_back(std::move(run));
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("paired rounds: the round is the unit, so one slow process makes no verdict", "[compare]") {
+  CompareSettings paired;
+  paired.threshold_pct = 25.0;
+  paired.paired_rounds = true;
+  // Four slow head processes and two that are not: pooling the 54 samples per side calls it a
+  // regression (p tiny: 54 samples, most of them slower); the rounds disagree, so the sign test
+  // over six rounds does not.
+  const ResultsFile base = rounds_of("base.h5", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0});
+  const ResultsFile noisy = rounds_of("head.h5", {1.6, 1.7, 1.5, 1.65, 0.95, 0.9});
+  const CompareReport pooled = compare_results(base, noisy, CompareSettings{25.0, 0.05});
+  REQUIRE(pooled.rows.size() == 1);
+  CHECK(pooled.rows[0].judgement.verdict == Verdict::Regression);
+  CHECK(pooled.rows[0].judgement.test == "mann-whitney");
+
+  const CompareReport r = compare_results(base, noisy, paired);
+  REQUIRE(r.rows.size() == 1);
+  const Judgement& j = r.rows[0].judgement;
+  CHECK(j.test == "sign");
+  CHECK(j.verdict == Verdict::Inconclusive);
+  REQUIRE(j.round_ratios.size() == 6);
+  CHECK(j.round_ratios[0] == Catch::Detail::Approx(1.6));
+  CHECK(j.ratio == Catch::Detail::Approx(1.55));  // median of the six ratios
+  CHECK(j.p == Catch::Detail::Approx(0.6875));    // 4 of 6 slower: 2 P(X <= 2)
+  CHECK_THAT(j.reason, Catch::StartsWith("too noisy: +55.0% but p 0.688"));
+  CHECK_THAT(j.reason, Catch::Contains("4 of 6 rounds slower, new/base by round 1.6 1.7 1.5 1.65 0.95 0.9"));
+
+  // Every round slower by 40%: a regression at p = 2/64.
+  const CompareReport slow =
+      compare_results(base, rounds_of("slow.h5", {1.4, 1.45, 1.35, 1.4, 1.5, 1.38}), paired);
+  CHECK(slow.rows[0].judgement.verdict == Verdict::Regression);
+  CHECK(slow.rows[0].judgement.p == Catch::Detail::Approx(0.03125));
+  // ... and faster by as much: an improvement.
+  const CompareReport fast =
+      compare_results(base, rounds_of("fast.h5", {0.7, 0.72, 0.69, 0.7, 0.71, 0.7}), paired);
+  CHECK(fast.rows[0].judgement.verdict == Verdict::Improvement);
+  // All slower but by less than the threshold: no change, however consistent.
+  const CompareReport small =
+      compare_results(base, rounds_of("small.h5", {1.1, 1.1, 1.1, 1.1, 1.1, 1.1}), paired);
+  CHECK(small.rows[0].judgement.verdict == Verdict::NoChange);
+  CHECK_THAT(small.rows[0].judgement.reason, Catch::Contains("significant but smaller"));
+
+  // Three rounds can never reach p < 0.05: the reason says how many rounds would.
+  const CompareReport three =
+      compare_results(rounds_of("b3.h5", {1.0, 1.0, 1.0}), rounds_of("h3.h5", {2.0, 2.0, 2.0}), paired);
+  CHECK(three.rows[0].judgement.verdict == Verdict::Inconclusive);
+  CHECK_THAT(three.rows[0].judgement.reason,
+             Catch::StartsWith("too few rounds: with 3 paired rounds the smallest possible p is 0.250"));
+  CHECK_THAT(three.rows[0].judgement.reason, Catch::Contains("use 6 or more rounds"));
+  CHECK(rounds_needed(0.05) == 6);
+  CHECK(rounds_needed(0.01) == 8);
+
+  // Rounds pair by position: unequal run counts cannot be paired.
+  CHECK_THROWS_WITH(compare_results(base, rounds_of("h5.h5", {1.0, 1.0, 1.0, 1.0, 1.0}), paired),
+                    Catch::Contains("has 6 run(s) and h5.h5 has 5"));
+
+  std::ostringstream json, table;
+  print_compare(slow, CompareFormat::Json, json);
+  CHECK_THAT(json.str(), Catch::Contains("\"paired_rounds\":true"));
+  CHECK_THAT(json.str(), Catch::Contains("\"test\":\"sign\""));
+  CHECK_THAT(json.str(), Catch::Contains("\"round_ratios\":[1.4"));
+  print_compare(slow, CompareFormat::Table, table);
+  CHECK_THAT(table.str(), Catch::Contains("sign test over the rounds"));
+}
+
+TEST_CASE("paired rounds: a round where a side failed pairs nothing", "[compare]") {
+  CompareSettings paired;
+  paired.paired_rounds = true;
+  ResultsFile head = rounds_of("head.h5", {2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0});
+  head.runs[3].results[0] = row("fake/n=1/engine", 2, {}, "skipped");
+  const CompareReport r =
+      compare_results(rounds_of("base.h5", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}), head, paired);
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].judgement.round_ratios.size() == 6);
+  CHECK(r.rows[0].judgement.verdict == Verdict::Regression);
+}

@@ -76,3 +76,17 @@ TEST_CASE("the smallest p an exact test can reach", "[stats]") {
   CHECK(mann_whitney_min_p(5, 3) == Approx(2.0 / 56.0));
   CHECK(mann_whitney_min_p(0, 3) == 1.0);
 }
+
+TEST_CASE("two-sided exact sign test", "[stats]") {
+  // scipy.stats.binomtest(k, n, 0.5).pvalue
+  CHECK(sign_test_p(6, 0) == Approx(0.03125));
+  CHECK(sign_test_p(0, 6) == Approx(0.03125));
+  CHECK(sign_test_p(5, 1) == Approx(0.21875));
+  CHECK(sign_test_p(8, 1) == Approx(0.0390625));
+  CHECK(sign_test_p(3, 3) == 1.0);
+  CHECK(sign_test_p(0, 0) == 1.0);
+  CHECK(sign_test_p(17, 3) == Approx(0.002576828).epsilon(1e-6));
+  CHECK(sign_test_min_p(5) == Approx(0.0625));  // 5 rounds cannot reach 0.05
+  CHECK(sign_test_min_p(6) == Approx(0.03125));
+  CHECK(sign_test_min_p(0) == 1.0);
+}

@@ -50,7 +50,7 @@ assert regressed == [slow], f"REGRESSION verdicts {regressed}, expected only {sl
 row = next(r for r in doc["rows"] if r["case_id"] == slow)
 print(f"gate_test: {slow}: new/base {row['ratio']:.2f}x, p {row['p']:.2g} -> REGRESSION")
 PY
-    grep -q 'confirmed in 3 confirmation round' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
+    grep -q 'confirmed in 6 confirmation round' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
     /usr/bin/python3 - "$work/out/compare-confirm.json" "$slow_case" <<'PY' || fail "compare-confirm.json"
 import json, sys
 doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
@@ -63,7 +63,7 @@ PY
     "$repo/scripts/perf-regression.sh" HEAD HEAD --tfbench-base "$tfbench" --tfbench-head "$tfbench" \
       "${common[@]}" --inject-head "delay:$slow_case:300" --inject-first-only --out "$work/out" || rc=$?
     [ $rc = 0 ] || fail "gate with a delay in the first rounds only exited $rc, expected 0"
-    grep -q '^PASS:.*did not reproduce in 3 confirmation round' "$work/out/verdict.txt" ||
+    grep -q '^PASS:.*did not reproduce in 6 confirmation round' "$work/out/verdict.txt" ||
       fail "verdict: $(cat "$work/out/verdict.txt")"
     /usr/bin/python3 - "$work/out/compare.json" "$slow_case" <<'PY' || fail "compare.json"
 import json, sys

@@ -102,6 +102,19 @@ class CompareResultsTest(unittest.TestCase):
                             "--compare-json", self.json], capture_output=True, text=True)
         self.assertEqual(r.returncode, 0, r.stderr)
         self.assertIn("## tfbench comparison", r.stdout)
+        self.assertIn("two-sided Mann-Whitney U on the samples", r.stdout)
+
+    def test_report_names_the_paired_rounds_test(self):
+        doc = saved_compare_json(self.base, self.new, SLOW)
+        doc["paired_rounds"] = True
+        path = os.path.join(self.tmp.name, "compare-paired.json")
+        with open(path, "w") as fh:
+            json.dump(doc, fh)
+        r = subprocess.run([PY, os.path.join(SCRIPTS, "compare_results.py"), self.base, self.new,
+                            "--compare-json", path], capture_output=True, text=True)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("two-sided sign test over the rounds", r.stdout)
+        self.assertNotIn("Mann-Whitney", r.stdout)
 
     def test_unusable_input_exits_2(self):
         r = subprocess.run([PY, os.path.join(SCRIPTS, "compare_results.py"), self.base,

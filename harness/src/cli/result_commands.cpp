@@ -17,9 +17,10 @@ class CompareCommand final : public Command {
     auto* sub = app.add_subcommand(
         "compare",
         "Compare two result files row by row (matched on case_id, threads, exec_space): ratio of medians, "
-        "two-sided "
-        "Mann-Whitney U test on the raw samples, and a verdict REGRESSION, IMPROVEMENT, NO_CHANGE or "
-        "INCONCLUSIVE.\n"
+        "two-sided Mann-Whitney U test on the raw samples (a case repeated over a file's runs pools "
+        "them), and a verdict REGRESSION, IMPROVEMENT, NO_CHANGE or INCONCLUSIVE. With --paired-rounds, "
+        "the round is the unit instead: median of the per-round ratios and a sign test over the "
+        "rounds.\n"
         "Exit codes: 0 compared, 1 a REGRESSION with --fail-on-regression, 2 unusable input.");
     sub->add_option("base", base_, "baseline result file")->required()->type_name("BASE.h5");
     sub->add_option("new", fresh_, "result file to judge against the baseline")
@@ -31,13 +32,18 @@ class CompareCommand final : public Command {
         ->check(CLI::Range(0.0, 100000.0))
         ->type_name("PCT")
         ->capture_default_str();
-    sub->add_option("--alpha", settings_.alpha, "significance level of the Mann-Whitney U test")
+    sub->add_option("--alpha", settings_.alpha, "significance level of the test")
         ->check(CLI::Range(1e-12, 0.5))
         ->type_name("A")
         ->capture_default_str();
     sub->add_option("--format", format_, "output format")
         ->check(CLI::IsMember({"table", "markdown", "json"}))
         ->capture_default_str();
+    sub->add_flag("--paired-rounds", settings_.paired_rounds,
+                  "the i-th run of BASE ran side by side with the i-th run of NEW (interleaved rounds, "
+                  "e.g. merged by the perf gate): judge each case by the median of its per-round "
+                  "ratios new/base and a two-sided sign test over the rounds (needs equal run counts; "
+                  "6 rounds or more at alpha 0.05)");
     sub->add_flag("--fail-on-regression", fail_on_regression_, "exit 1 when any row is a REGRESSION");
     return sub;
   }

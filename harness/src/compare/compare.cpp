@@ -5,6 +5,7 @@
 #include "tfbench/harness/text.hpp"
 #include "util/text_table.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <map>
@@ -51,22 +52,13 @@ std::string p_text(double p) {
 
 }  // namespace
 
-Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
-                double alpha) {
-  Judgement j;
-  if (base.empty() || fresh.empty()) {
-    j.verdict = Verdict::Inconclusive;
-    j.reason = "too few samples: a side has none";
-    return j;
-  }
-  const double base_median = summarize(base).median;
-  const double new_median = summarize(fresh).median;
-  j.ratio = new_median / base_median;
-  j.change_pct = (j.ratio - 1.0) * 100.0;
-  const MannWhitneyResult test = mann_whitney_u(fresh, base);
-  j.p = test.p;
-  j.u = test.u;
-  j.exact = test.exact;
+namespace {
+
+// The verdict rules shared by both tests: a change counts beyond the threshold; it is a verdict
+// only when also p < alpha. `best_p` is the smallest p the test could give with this much data;
+// `too_few` + `advice` say so, and what to add, when even that is not below alpha.
+void decide(Judgement& j, double threshold_pct, double alpha, double best_p, const std::string& too_few,
+            const std::string& advice) {
   const double factor = 1.0 + threshold_pct / 100.0;
   const bool slower = j.ratio >= factor;
   const bool faster = j.ratio <= 1.0 / factor;
@@ -76,23 +68,90 @@ Judgement judge(const std::vector<double>& base, const std::vector<double>& fres
     j.reason = "too noisy: the medians give no finite ratio";
   } else if (!slower && !faster) {
     j.verdict = Verdict::NoChange;
-    j.reason = "within " + limit + (test.p < alpha ? " (a significant but smaller shift)" : "");
-  } else if (test.p < alpha) {
+    j.reason = "within " + limit + (j.p < alpha ? " (a significant but smaller shift)" : "");
+  } else if (j.p < alpha) {
     j.verdict = slower ? Verdict::Regression : Verdict::Improvement;
-    j.reason = std::string(slower ? "slower" : "faster") + " beyond " + limit + ", p " + p_text(test.p) +
+    j.reason = std::string(slower ? "slower" : "faster") + " beyond " + limit + ", p " + p_text(j.p) +
                " < alpha " + format_number(alpha, 3);
   } else {
     j.verdict = Verdict::Inconclusive;
-    const double best_p = mann_whitney_min_p(base.size(), fresh.size());
     if (best_p >= alpha) {
-      j.reason = "too few samples: with " + std::to_string(base.size()) + " and " +
-                 std::to_string(fresh.size()) + " samples the smallest possible p is " + p_text(best_p) +
-                 " >= alpha " + format_number(alpha, 3) + "; use --repetitions " +
-                 std::to_string(samples_needed(alpha)) + " or more";
+      j.reason = too_few + " the smallest possible p is " + p_text(best_p) + " >= alpha " +
+                 format_number(alpha, 3) + "; " + advice;
     } else {
-      j.reason = "too noisy: " + percent(j.change_pct) + " but p " + p_text(test.p) + " >= alpha " +
+      j.reason = "too noisy: " + percent(j.change_pct) + " but p " + p_text(j.p) + " >= alpha " +
                  format_number(alpha, 3);
     }
+  }
+}
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+}  // namespace
+
+Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
+                double alpha) {
+  Judgement j;
+  if (base.empty() || fresh.empty()) {
+    j.verdict = Verdict::Inconclusive;
+    j.reason = "too few samples: a side has none";
+    return j;
+  }
+  j.ratio = summarize(fresh).median / summarize(base).median;
+  j.change_pct = (j.ratio - 1.0) * 100.0;
+  const MannWhitneyResult test = mann_whitney_u(fresh, base);
+  j.p = test.p;
+  j.u = test.u;
+  j.exact = test.exact;
+  decide(j, threshold_pct, alpha, mann_whitney_min_p(base.size(), fresh.size()),
+         "too few samples: with " + std::to_string(base.size()) + " and " + std::to_string(fresh.size()) +
+             " samples",
+         "use --repetitions " + std::to_string(samples_needed(alpha)) + " or more");
+  return j;
+}
+
+std::size_t rounds_needed(double alpha) {
+  for (std::size_t n = 1; n <= 64; ++n) {
+    if (sign_test_min_p(n) < alpha) return n;
+  }
+  return 64;
+}
+
+Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector<double>& new_rounds,
+                       double threshold_pct, double alpha) {
+  Judgement j;
+  j.test = "sign";
+  j.exact = true;
+  std::size_t above = 0, below = 0;
+  for (std::size_t i = 0; i < std::min(base_rounds.size(), new_rounds.size()); ++i) {
+    const double r = new_rounds[i] / base_rounds[i];
+    if (!std::isfinite(r) || r <= 0.0) continue;  // a round without both medians pairs nothing
+    j.round_ratios.push_back(r);
+    above += r > 1.0;
+    below += r < 1.0;
+  }
+  const std::size_t n = j.round_ratios.size();
+  if (n == 0) {
+    j.verdict = Verdict::Inconclusive;
+    j.reason = "too few rounds: no round has a median on both sides";
+    return j;
+  }
+  j.ratio = median_of(j.round_ratios);
+  j.change_pct = (j.ratio - 1.0) * 100.0;
+  j.p = sign_test_p(above, below);
+  std::string rounds;
+  for (double r : j.round_ratios) rounds += (rounds.empty() ? "" : " ") + format_number(r, 3);
+  decide(j, threshold_pct, alpha, sign_test_min_p(n),
+         "too few rounds: with " + std::to_string(n) + " paired rounds",
+         "use " + std::to_string(rounds_needed(alpha)) + " or more rounds");
+  // Every verdict that is not NO_CHANGE shows its rounds: how they agreed is the evidence.
+  if (j.verdict != Verdict::NoChange) {
+    j.reason += "; " + std::to_string(above) + " of " + std::to_string(n) +
+                " rounds slower, new/base by round " + rounds;
   }
   return j;
 }
@@ -112,7 +171,8 @@ bool failed(const std::string& status) {
 }
 
 struct Indexed {
-  std::map<Key, ResultRow> rows;  // one row per key, pooled over the runs of the file
+  std::map<Key, ResultRow> rows;                     // one row per key, pooled over the runs of the file
+  std::map<Key, std::vector<double>> round_medians;  // per key, per run: its median (NaN: not ok)
   std::vector<std::string> runs;
   std::size_t pooled = 0;  // rows whose key also appeared in an earlier run
 };
@@ -122,9 +182,13 @@ struct Indexed {
 // process-to-process spread instead of one process. A failure in any run makes the case failed.
 Indexed index_rows(const ResultsFile& file) {
   Indexed out;
-  for (const auto& run : file.runs) {  // ordered by start time
+  for (std::size_t index = 0; index < file.runs.size(); ++index) {  // ordered by start time
+    const RunData& run = file.runs[index];
     out.runs.push_back(run.info.run_id);
     for (const auto& row : run.results) {
+      auto& medians = out.round_medians[Key{row.case_id, row.threads, row.exec_space}];
+      medians.resize(file.runs.size(), kNaN);
+      if (row.status == "ok") medians[index] = row.median_s;
       auto [it, inserted] = out.rows.try_emplace(Key{row.case_id, row.threads, row.exec_space}, row);
       if (inserted) continue;
       ++out.pooled;
@@ -153,6 +217,11 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
   const Indexed b = index_rows(fresh);
   report.base_runs = a.runs;
   report.new_runs = b.runs;
+  if (settings.paired_rounds && a.runs.size() != b.runs.size()) {
+    throw CompareError("--paired-rounds pairs the i-th run of one file with the i-th of the other, but " +
+                       base.path + " has " + std::to_string(a.runs.size()) + " run(s) and " + fresh.path +
+                       " has " + std::to_string(b.runs.size()));
+  }
   if (a.rows.empty()) throw CompareError(base.path + " has no result rows to compare");
   if (b.rows.empty()) throw CompareError(fresh.path + " has no result rows to compare");
   if (a.pooled) {
@@ -198,7 +267,10 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
       c.threshold_pct = settings.threshold_pct;
     }
     if (base_row->status == "ok" && new_row.status == "ok") {
-      c.judgement = judge(base_row->samples, new_row.samples, c.threshold_pct, settings.alpha);
+      c.judgement = settings.paired_rounds
+                        ? judge_paired(a.round_medians.at(key), b.round_medians.at(key), c.threshold_pct,
+                                       settings.alpha)
+                        : judge(base_row->samples, new_row.samples, c.threshold_pct, settings.alpha);
       if (std::isfinite(c.judgement.ratio) && c.judgement.ratio > 0) {
         log_sum += std::log(c.judgement.ratio);
         ++log_count;
@@ -264,9 +336,14 @@ std::string summary_line(const CompareReport& r) {
 }
 
 std::string settings_line(const CompareReport& r) {
-  return "threshold " + format_number(r.settings.threshold_pct, 3) +
-         "% unless the config sets threshold_pct; two-sided Mann-Whitney U, alpha " +
-         format_number(r.settings.alpha, 3) + "; ratio = median new / median base (> 1: slower)";
+  const std::string threshold =
+      "threshold " + format_number(r.settings.threshold_pct, 3) + "% unless the config sets threshold_pct; ";
+  if (r.settings.paired_rounds) {
+    return threshold + "paired rounds: ratio = median over the rounds of new/base of the round medians " +
+           "(> 1: slower), two-sided sign test over the rounds, alpha " + format_number(r.settings.alpha, 3);
+  }
+  return threshold + "two-sided Mann-Whitney U, alpha " + format_number(r.settings.alpha, 3) +
+         "; ratio = median new / median base (> 1: slower)";
 }
 
 void print_json(const CompareReport& r, std::ostream& out) {
@@ -277,6 +354,7 @@ void print_json(const CompareReport& r, std::ostream& out) {
                                    {"runs", Json::Array(r.new_runs.begin(), r.new_runs.end())}}));
   doc.set("threshold_pct", r.settings.threshold_pct);
   doc.set("alpha", r.settings.alpha);
+  doc.set("paired_rounds", r.settings.paired_rounds);
   Json rows = Json::array();
   for (const auto& c : r.rows) {
     Json row = Json::object();
@@ -296,6 +374,8 @@ void print_json(const CompareReport& r, std::ostream& out) {
     row.set("p", c.judgement.p);
     row.set("u", c.judgement.u);
     row.set("exact", c.judgement.exact);
+    row.set("test", c.judgement.test);
+    row.set("round_ratios", Json::Array(c.judgement.round_ratios.begin(), c.judgement.round_ratios.end()));
     row.set("threshold_pct", c.threshold_pct);
     row.set("threshold_from_config", c.threshold_from_config);
     row.set("verdict", name(c.judgement.verdict));

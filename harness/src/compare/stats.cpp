@@ -43,6 +43,24 @@ double mann_whitney_min_p(std::size_t m, std::size_t n) {
   return std::min(1.0, 2.0 / combinations);
 }
 
+double sign_test_p(std::size_t above, std::size_t below) {
+  const std::size_t n = above + below;
+  if (n == 0) return 1.0;
+  // P(X <= k) for X ~ Binomial(n, 1/2), summing C(n, i) / 2^n term by term in doubles.
+  const std::size_t k = std::min(above, below);
+  double term = std::pow(0.5, static_cast<double>(n));  // C(n, 0) / 2^n
+  double tail = term;
+  for (std::size_t i = 1; i <= k; ++i) {
+    term = term * static_cast<double>(n - i + 1) / static_cast<double>(i);
+    tail += term;
+  }
+  return std::min(1.0, 2.0 * tail);
+}
+
+double sign_test_min_p(std::size_t n) {
+  return n == 0 ? 1.0 : sign_test_p(n, 0);
+}
+
 namespace {
 
 /// Number of orderings of m x's and n y's giving each U (pairs with x > y), as frequencies that

@@ -3,6 +3,7 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -96,8 +97,7 @@ std::string format_percent(double fraction) {
 }
 
 namespace {
-std::string format_utc(const char* format) {
-  const std::time_t now = std::time(nullptr);
+std::string format_utc(const char* format, std::time_t now = std::time(nullptr)) {
   std::tm tm{};
   gmtime_r(&now, &tm);
   char buf[64];
@@ -107,7 +107,15 @@ std::string format_utc(const char* format) {
 }  // namespace
 
 std::string utc_now_iso() {
-  return format_utc("%Y-%m-%dT%H:%M:%SZ");
+  // Milliseconds: runs of a merged file are ordered (and perf-gate rounds paired) by start time,
+  // and short filtered runs start within the same second.
+  const auto now = std::chrono::system_clock::now();
+  const auto ms =
+      std::chrono::duration_cast<std::chrono::milliseconds>(now.time_since_epoch()).count() % 1000;
+  std::string text = format_utc("%Y-%m-%dT%H:%M:%S", std::chrono::system_clock::to_time_t(now));
+  char frac[8];
+  std::snprintf(frac, sizeof(frac), ".%03dZ", static_cast<int>(ms));
+  return text + frac;
 }
 
 std::string utc_now_compact() {

@@ -1,6 +1,8 @@
 #pragma once
 // `tfbench compare`: rows of two result files matched by (case_id, threads, exec_space), the ratio
-// of medians, a two-sided Mann-Whitney U test on the raw samples, and a verdict per row.
+// of medians, a two-sided Mann-Whitney U test on the raw samples, and a verdict per row. With
+// paired rounds (interleaved runs of both sides) the round is the unit instead: the median of the
+// per-round ratios and a sign test over the rounds.
 
 #include "tfbench/harness/results.hpp"
 
@@ -16,17 +18,22 @@ const char* name(Verdict verdict);
 
 struct CompareSettings {
   double threshold_pct = 10.0;  // default for rows without a threshold_pct of their own
-  double alpha = 0.05;          // significance level of the Mann-Whitney U test
+  double alpha = 0.05;          // significance level of the test
+  // The i-th run of each file ran side by side with the other's i-th run (the perf gate's
+  // interleaved rounds): judge with judge_paired() over the rounds instead of judge().
+  bool paired_rounds = false;
 };
 
 struct Judgement {
   Verdict verdict = Verdict::Inconclusive;
-  double ratio = kNaN;       // median(new) / median(base): > 1 is slower
-  double change_pct = kNaN;  // (ratio - 1) * 100
-  double p = kNaN;           // two-sided Mann-Whitney U p-value
-  double u = kNaN;           // U of the new samples
-  bool exact = false;        // exact null distribution used
-  std::string reason;        // why this verdict, in words
+  double ratio = kNaN;                // median(new) / median(base): > 1 is slower
+  double change_pct = kNaN;           // (ratio - 1) * 100
+  double p = kNaN;                    // two-sided p-value of `test`
+  double u = kNaN;                    // U of the new samples (Mann-Whitney only)
+  bool exact = false;                 // exact null distribution used
+  std::string test = "mann-whitney";  // or "sign" (paired rounds)
+  std::vector<double> round_ratios;   // paired rounds: new/base of each round's medians, in order
+  std::string reason;                 // why this verdict, in words
 };
 
 /// The verdict for one row. A change counts when new/base >= 1 + t/100 (slower) or
@@ -38,6 +45,17 @@ Judgement judge(const std::vector<double>& base, const std::vector<double>& fres
 
 /// The smallest equal sample count per side with which the exact test can reach p < alpha.
 std::size_t samples_needed(double alpha);
+
+/// The verdict for one row measured in paired rounds: base_rounds[i] and new_rounds[i] are the
+/// medians of round i of each side, measured side by side. ratio = the median of the per-round
+/// ratios; p = two-sided sign test over the rounds (ties left out). Samples within one process
+/// share its state (placement, neighbours), so the round, not the sample, is the independent
+/// unit: one slow process cannot make a verdict. Same threshold and alpha rules as judge().
+Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector<double>& new_rounds,
+                       double threshold_pct, double alpha);
+
+/// The smallest number of paired rounds with which the sign test can reach p < alpha (6 at 0.05).
+std::size_t rounds_needed(double alpha);
 
 struct CaseComparison {
   std::string case_id, family, variant, exec_space;

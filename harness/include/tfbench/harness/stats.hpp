@@ -1,6 +1,6 @@
 #pragma once
-// Sample statistics of one result row and the two-sided Mann-Whitney U test `tfbench compare`
-// rests on.
+// Sample statistics of one result row, the two-sided Mann-Whitney U test `tfbench compare`
+// rests on, and the sign test of its paired-rounds mode.
 
 #include <cstddef>
 #include <vector>
@@ -32,5 +32,12 @@ constexpr std::size_t kMannWhitneyExactMax = 60;
 
 /// The smallest two-sided p-value the exact test can give with m and n samples: 2 / C(m+n, m).
 double mann_whitney_min_p(std::size_t m, std::size_t n);
+
+/// Two-sided exact sign test: `above` of the pairs moved one way, `below` the other (ties left
+/// out): 2 P(Binomial(above + below, 1/2) <= min(above, below)), at most 1; 1 without pairs.
+double sign_test_p(std::size_t above, std::size_t below);
+
+/// The smallest two-sided p-value the sign test can give with n pairs: 2 / 2^n.
+double sign_test_min_p(std::size_t n);
 
 }  // namespace tfbench::harness

@@ -23,7 +23,7 @@ std::string format_number(double value, int digits = 3);
 std::string format_speedup(double ratio);
 /// A fraction as a percentage: "68%", "4.2%"; NaN prints as "-".
 std::string format_percent(double fraction);
-/// Now as "2026-11-29T10:22:03Z" (iso) or "20261129T102203Z" (compact).
+/// Now as "2026-11-29T10:22:03.481Z" (iso, milliseconds) or "20261129T102203Z" (compact).
 std::string utc_now_iso();
 std::string utc_now_compact();
 
