@@ -85,12 +85,6 @@ void decide(Judgement& j, double threshold_pct, double alpha, double best_p, con
   }
 }
 
-double median_of(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const std::size_t n = v.size();
-  return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-
 }  // namespace
 
 Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
@@ -140,16 +134,16 @@ Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector
     j.reason = "too few rounds: no round has a median on both sides";
     return j;
   }
-  j.ratio = median_of(j.round_ratios);
+  j.ratio = summarize(j.round_ratios).median;
   j.change_pct = (j.ratio - 1.0) * 100.0;
   j.p = sign_test_p(above, below);
-  std::string rounds;
-  for (double r : j.round_ratios) rounds += (rounds.empty() ? "" : " ") + format_number(r, 3);
   decide(j, threshold_pct, alpha, sign_test_min_p(n),
          "too few rounds: with " + std::to_string(n) + " paired rounds",
          "use " + std::to_string(rounds_needed(alpha)) + " or more rounds");
   // Every verdict that is not NO_CHANGE shows its rounds: how they agreed is the evidence.
   if (j.verdict != Verdict::NoChange) {
+    std::string rounds;
+    for (double r : j.round_ratios) rounds += (rounds.empty() ? "" : " ") + format_number(r, 3);
     j.reason += "; " + std::to_string(above) + " of " + std::to_string(n) +
                 " rounds slower, new/base by round " + rounds;
   }
@@ -186,10 +180,11 @@ Indexed index_rows(const ResultsFile& file) {
     const RunData& run = file.runs[index];
     out.runs.push_back(run.info.run_id);
     for (const auto& row : run.results) {
-      auto& medians = out.round_medians[Key{row.case_id, row.threads, row.exec_space}];
+      const Key key{row.case_id, row.threads, row.exec_space};
+      auto& medians = out.round_medians[key];
       medians.resize(file.runs.size(), kNaN);
       if (row.status == "ok") medians[index] = row.median_s;
-      auto [it, inserted] = out.rows.try_emplace(Key{row.case_id, row.threads, row.exec_space}, row);
+      auto [it, inserted] = out.rows.try_emplace(key, row);
       if (inserted) continue;
       ++out.pooled;
       ResultRow& acc = it->second;
