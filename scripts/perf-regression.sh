@@ -21,7 +21,8 @@
 #                         confirmation; otherwise at least the 6 a sign test needs at alpha 0.05]
 #   --config FILE         benchmark config for both sides [each revision's own configs/ci.yaml]
 #   --threshold PCT       tfbench compare's default threshold (cases may set their own)
-#   --alpha A             significance level of compare's Mann-Whitney U test
+#   --alpha A             significance level of compare's tests (Mann-Whitney U; sign test in the
+#                         confirmation)
 #   --run-args "ARGS"     extra `tfbench run` arguments (e.g. "--repetitions 9")
 #   --out DIR             results, logs and report [results/perf-regression/<base>-<head>]
 #   --work-dir DIR        worktrees and build trees, reused between calls
@@ -90,10 +91,14 @@ needed=$(awk -v a="${alpha:-0.05}" 'BEGIN { n = 1; while (2 / 2 ^ n >= a && n < 
 [ "$confirm_rounds" = 0 ] || [ "$confirm_rounds" -ge "$needed" ] ||
   die "--confirm-rounds $confirm_rounds: a sign test over $confirm_rounds rounds cannot reach p < ${alpha:-0.05} (its smallest p is 2/2^$confirm_rounds); use $needed or more, or 0 for no confirmation"
 [ $((aa + last_change)) -le 1 ] || die "--aa and --last-change exclude each other"
+resolve() {  # rev -> full sha
+  git -C "$repo" rev-parse --verify --quiet "$1^{commit}" || die "not a revision of $repo: '$1'"
+}
+
 if [ $last_change = 1 ]; then
   [ ${#revs[@]} -le 1 ] || die "--last-change takes at most one revision (HEAD_REV)"
   head_rev=${revs[0]:-HEAD}
-  git -C "$repo" rev-parse --verify --quiet "$head_rev^{commit}" >/dev/null || die "not a revision of $repo: '$head_rev'"
+  resolve "$head_rev" >/dev/null
   # What the gate builds (the tfbench target, tests off) and runs (configs/ci.yaml); Kokkos comes
   # from this checkout's bootstrap for both sides, so scripts/ does not enter either binary.
   code=$(git -C "$repo" rev-list -1 "$head_rev" -- . ':!docs' ':!tests' ':!scripts' ':!examples' \
@@ -124,9 +129,6 @@ fi
 [ -z "$config" ] || config=$(cd "$(dirname "$config")" && pwd)/$(basename "$config") ||
   die "config not found: $config"
 
-resolve() {  # rev -> full sha
-  git -C "$repo" rev-parse --verify --quiet "$1^{commit}" || die "not a revision of $repo: '$1'"
-}
 base_sha=$(resolve "$base_rev")
 head_sha=$(resolve "$head_rev")
 label="${base_sha:0:12}-${head_sha:0:12}"
@@ -314,12 +316,12 @@ rc=0
 # (--paired-rounds): samples of one process share its state, so pooled samples overstate the
 # evidence (a CI run confirmed +45%, p 7e-7, between two builds of the same code).
 confirm_note=""
-paired=(--paired-rounds)
-if ! "$bin_head" compare --help 2>&1 | grep -q -- --paired-rounds; then
-  paired=()
-  say "WARNING: this tfbench compare has no --paired-rounds: the confirmation pools its rounds' samples"
-fi
 if [ $rc = 1 ] && [ $aa = 0 ] && [ "$confirm_rounds" -gt 0 ]; then
+  paired=(--paired-rounds)
+  if ! "$bin_head" compare --help 2>&1 | grep -q -- --paired-rounds; then
+    paired=()
+    say "WARNING: this tfbench compare has no --paired-rounds: the confirmation pools its rounds' samples"
+  fi
   regressed=$(/usr/bin/python3 - "$out/compare.json" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
