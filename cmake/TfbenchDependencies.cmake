@@ -1,7 +1,20 @@
 # Every dependency through find_package (or pkg-config where Debian ships no CMake package).
 
-# ---- Kokkos: the user's (Kokkos_ROOT) or the one scripts/bootstrap.sh built into its cache.
-if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
+# ---- Kokkos: -DKokkos_ROOT, else the environment's Kokkos_ROOT, else the Kokkos scripts/bootstrap.sh
+# built into its cache (kokkos.env). KokkosKernels_ROOT likewise (CMake, then environment variable),
+# defaulting to the Kokkos prefix. Plain variables, so that a later configure with another
+# Kokkos_ROOT takes it.
+get_property(_tfbench_root_help CACHE Kokkos_ROOT PROPERTY HELPSTRING)
+if(_tfbench_root_help MATCHES "kokkos.env")  # cached by an earlier tfbench from kokkos.env: not the user's
+  unset(Kokkos_ROOT CACHE)
+  unset(KokkosKernels_ROOT CACHE)
+endif()
+if(Kokkos_ROOT)
+  set(_tfbench_kokkos_root "${Kokkos_ROOT}")
+elseif(DEFINED ENV{Kokkos_ROOT} AND NOT "$ENV{Kokkos_ROOT}" STREQUAL "")
+  set(_tfbench_kokkos_root "$ENV{Kokkos_ROOT}")
+else()
+  set(_tfbench_kokkos_root "")
   if(DEFINED ENV{TFBENCH_CACHE})
     set(_tfbench_cache "$ENV{TFBENCH_CACHE}")
   else()
@@ -11,21 +24,63 @@ if(NOT Kokkos_ROOT AND NOT DEFINED ENV{Kokkos_ROOT})
     file(STRINGS "${_tfbench_cache}/kokkos.env" _line REGEX "^TFBENCH_KOKKOS_PREFIX=")
     string(REPLACE "TFBENCH_KOKKOS_PREFIX=" "" _prefix "${_line}")
     if(EXISTS "${_prefix}")
-      set(Kokkos_ROOT "${_prefix}" CACHE PATH "Kokkos install prefix (from ${_tfbench_cache}/kokkos.env)")
+      set(_tfbench_kokkos_root "${_prefix}")
     endif()
   endif()
 endif()
-if(Kokkos_ROOT AND NOT KokkosKernels_ROOT)
-  set(KokkosKernels_ROOT "${Kokkos_ROOT}" CACHE PATH "Kokkos Kernels install prefix")
+if(KokkosKernels_ROOT)
+  set(_tfbench_kernels_root "${KokkosKernels_ROOT}")
+elseif(DEFINED ENV{KokkosKernels_ROOT} AND NOT "$ENV{KokkosKernels_ROOT}" STREQUAL "")
+  set(_tfbench_kernels_root "$ENV{KokkosKernels_ROOT}")
+else()
+  set(_tfbench_kernels_root "${_tfbench_kokkos_root}")
 endif()
+# A build tree configured against another Kokkos has its Kokkos_DIR cached: find them again.
+foreach(_pkg Kokkos KokkosKernels)
+  if(_pkg STREQUAL "Kokkos")
+    set(_root "${_tfbench_kokkos_root}")
+  else()
+    set(_root "${_tfbench_kernels_root}")
+  endif()
+  if(_root AND ${_pkg}_DIR)
+    get_filename_component(_root_real "${_root}" REALPATH)
+    get_filename_component(_dir_real "${${_pkg}_DIR}" REALPATH)
+    string(FIND "${_dir_real}/" "${_root_real}/" _at)
+    if(NOT _at EQUAL 0)
+      message(STATUS "tfbench: ${_pkg} root is now ${_root}; finding ${_pkg} again (was ${${_pkg}_DIR})")
+      unset(${_pkg}_DIR CACHE)
+    endif()
+  endif()
+endforeach()
+set(Kokkos_ROOT "${_tfbench_kokkos_root}")
+set(KokkosKernels_ROOT "${_tfbench_kernels_root}")
 
+# Tested: Kokkos 3.4.1 and 4.6.99 (README "Kokkos versions"). Both install AnyNewerVersion configs.
 find_package(Kokkos 3.4 QUIET)
 if(NOT Kokkos_FOUND)
   message(FATAL_ERROR
     "tfbench: Kokkos >= 3.4 not found. Run scripts/bootstrap.sh (it builds Kokkos 3.4.1 with OpenMP "
-    "into ~/.cache/tfbench and records it), or pass -DKokkos_ROOT=<prefix> of your own Kokkos.")
+    "into ~/.cache/tfbench and records it), or set Kokkos_ROOT (CMake or environment variable) to the "
+    "prefix of your own Kokkos.")
 endif()
-find_package(KokkosKernels REQUIRED)
+find_package(KokkosKernels QUIET)
+if(NOT KokkosKernels_FOUND)
+  message(FATAL_ERROR
+    "tfbench: Kokkos Kernels not found (looked in '${KokkosKernels_ROOT}', from KokkosKernels_ROOT or "
+    "else the Kokkos prefix). Set KokkosKernels_ROOT (CMake or environment variable) to its install prefix.")
+endif()
+if(NOT Kokkos_VERSION VERSION_EQUAL KokkosKernels_VERSION AND
+   NOT (Kokkos_VERSION VERSION_GREATER_EQUAL 4 AND KokkosKernels_VERSION VERSION_GREATER_EQUAL 4))
+  message(WARNING "tfbench: Kokkos ${Kokkos_VERSION} with Kokkos Kernels ${KokkosKernels_VERSION}: "
+                  "Kokkos Kernels is tested with the Kokkos of its own release line.")
+endif()
+
+set(TFBENCH_REQUIRE_KOKKOS_MAJOR "" CACHE STRING "Fail unless the Kokkos found has this major version (the kokkos4 preset)")
+if(TFBENCH_REQUIRE_KOKKOS_MAJOR AND NOT Kokkos_VERSION_MAJOR STREQUAL TFBENCH_REQUIRE_KOKKOS_MAJOR)
+  message(FATAL_ERROR
+    "tfbench: this preset needs Kokkos ${TFBENCH_REQUIRE_KOKKOS_MAJOR}.x, but found Kokkos ${Kokkos_VERSION} at "
+    "'${Kokkos_DIR}'. Set Kokkos_ROOT to a Kokkos ${TFBENCH_REQUIRE_KOKKOS_MAJOR} prefix (scripts/bootstrap.sh --kokkos 4.6.99 prints one).")
+endif()
 
 kokkos_check(DEVICES OpenMP RETURN_VALUE TFBENCH_KOKKOS_HAS_OPENMP)
 kokkos_check(DEVICES Serial RETURN_VALUE TFBENCH_KOKKOS_HAS_SERIAL)
@@ -39,7 +94,7 @@ endif()
 if(TFBENCH_ENABLE_CUDA AND NOT TFBENCH_KOKKOS_HAS_CUDA)
   message(FATAL_ERROR "tfbench: TFBENCH_ENABLE_CUDA=ON but the Kokkos at '${Kokkos_DIR}' has no Cuda space.")
 endif()
-message(STATUS "tfbench: Kokkos ${Kokkos_VERSION} at ${Kokkos_DIR} "
+message(STATUS "tfbench: Kokkos ${Kokkos_VERSION} at ${Kokkos_DIR}, Kokkos Kernels ${KokkosKernels_VERSION} "
                "(OpenMP=${TFBENCH_KOKKOS_HAS_OPENMP} Serial=${TFBENCH_KOKKOS_HAS_SERIAL} Cuda=${TFBENCH_KOKKOS_HAS_CUDA})")
 
 # ---- OpenMP (the hand-written triad peer and lane bookkeeping), BLAS/LAPACK.

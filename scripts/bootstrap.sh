@@ -1,25 +1,48 @@
 #!/usr/bin/env bash
-# Installs everything tfbench needs on Debian 12 and builds Kokkos + Kokkos Kernels 3.4.1
-# (OpenMP + Serial) into a cached prefix. Idempotent: a second run only checks.
+# Installs everything tfbench needs on Debian 12 and builds Kokkos + Kokkos Kernels (OpenMP +
+# Serial) into a cached prefix keyed by version and options. Idempotent: a second run only checks.
 #
-#   scripts/bootstrap.sh            install packages, build/find Kokkos, print the prefix
+#   scripts/bootstrap.sh                   Kokkos 3.4.1 from Debian's trilinos source (the default)
+#   scripts/bootstrap.sh --kokkos 4.6.99   Kokkos 4.6.99 + Kokkos Kernels 4.7.99 from the source
+#                                          snapshots in $TFBENCH_DEPS (checksums verified)
 #
 # Environment:
 #   Kokkos_ROOT=DIR        use this Kokkos (HPC module, CUDA build); nothing is built.
 #                          KokkosKernels_ROOT defaults to the same DIR.
 #   TFBENCH_CACHE=DIR      cache root (default: $HOME/.cache/tfbench)
+#   TFBENCH_DEPS=DIR       folder of the Kokkos 4 snapshots (default: ../shared/deps beside the repo)
 #   TFBENCH_SKIP_APT=1     do not call apt-get (packages must already be there)
 #   TFBENCH_JOBS=N         parallel build jobs (default: nproc)
 #
-# On success the last line on stdout is `TFBENCH_KOKKOS_PREFIX=<dir>` and the same
-# line is written to "$TFBENCH_CACHE/kokkos.env" for the other scripts.
+# On success the last line on stdout is `TFBENCH_KOKKOS_PREFIX=<dir>`. For the default Kokkos
+# the same line is written to "$TFBENCH_CACHE/kokkos.env", where CMake finds it when no
+# Kokkos_ROOT is given; other Kokkos builds are used through Kokkos_ROOT=<dir>.
+# Exit status: 0 ready, 1 failed, 3 the requested Kokkos 4 snapshots are not in $TFBENCH_DEPS.
 set -euo pipefail
 
-KOKKOS_VERSION=3.4.1
+DEFAULT_KOKKOS_VERSION=3.4.1
+KOKKOS_VERSION=$DEFAULT_KOKKOS_VERSION
 CACHE=${TFBENCH_CACHE:-$HOME/.cache/tfbench}
 JOBS=${TFBENCH_JOBS:-$(nproc)}
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+DEPS=${TFBENCH_DEPS:-$(cd "$HERE/../.." && pwd)/shared/deps}
 say() { printf '[bootstrap] %s\n' "$*" >&2; }
 die() { printf '[bootstrap] ERROR: %s\n' "$*" >&2; exit 1; }
+usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "${BASH_SOURCE[0]}"; }
+
+while [ $# -gt 0 ]; do
+  case $1 in
+    --kokkos) [ $# -ge 2 ] || die "--kokkos needs a version (3.4.1 or 4.6.99)"; KOKKOS_VERSION=$2; shift 2 ;;
+    --kokkos=*) KOKKOS_VERSION=${1#--kokkos=}; shift ;;
+    -h|--help) usage; exit 0 ;;
+    *) die "unknown argument '$1' (see --help)" ;;
+  esac
+done
+case $KOKKOS_VERSION in
+  3.4.1) KERNELS_VERSION=3.4.1 ;;
+  4.6.99) KERNELS_VERSION=4.7.99 ;;
+  *) die "--kokkos $KOKKOS_VERSION: supported are 3.4.1 (Debian's trilinos source) and 4.6.99 (the snapshots in TFBENCH_DEPS); for any other Kokkos, build it yourself and set Kokkos_ROOT" ;;
+esac
 
 as_root() {
   if [ "$(id -u)" -eq 0 ]; then "$@";
@@ -96,13 +119,78 @@ fetch_kokkos_sources() {  # $1 = destination folder holding kokkos/ and kokkos-k
   rm -rf "$tmp"
 }
 
+# The Kokkos 4 snapshots (TFBENCH_DEPS): verified against SHA256SUMS, patched (scripts/patches/).
+SNAPSHOT_KOKKOS=kokkos-4.6.99-28848dfa8
+SNAPSHOT_KERNELS=kokkos-kernels-4.7.99-2fc2af19f
+
+snapshot_patches() { ls "$HERE"/patches/kokkos-"$KOKKOS_VERSION"-*.patch 2>/dev/null || true; }
+
+fetch_snapshot_sources() {  # $1 = destination folder holding kokkos/ and kokkos-kernels/
+  local dest=$1
+  if [ -f "$dest/.tfbench-patched" ]; then return; fi
+  local f
+  for f in "$SNAPSHOT_KOKKOS.tar.gz" "$SNAPSHOT_KERNELS.tar.gz" SHA256SUMS; do
+    if [ ! -f "$DEPS/$f" ]; then
+      say "Kokkos $KOKKOS_VERSION: $DEPS/$f not found (set TFBENCH_DEPS to the folder of the Kokkos 4 snapshots)"
+      exit 3
+    fi
+  done
+  (cd "$DEPS" && grep -E " \*?($SNAPSHOT_KOKKOS|$SNAPSHOT_KERNELS)\.tar\.gz\$" SHA256SUMS | sha256sum -c --quiet -) >&2 \
+    || die "checksum mismatch for the Kokkos snapshots in $DEPS (see SHA256SUMS there)"
+  [ "$(cd "$DEPS" && grep -cE "($SNAPSHOT_KOKKOS|$SNAPSHOT_KERNELS)\.tar\.gz" SHA256SUMS)" = 2 ] \
+    || die "$DEPS/SHA256SUMS does not list both $SNAPSHOT_KOKKOS.tar.gz and $SNAPSHOT_KERNELS.tar.gz"
+  say "extracting $SNAPSHOT_KOKKOS and $SNAPSHOT_KERNELS (checksums verified)"
+  local tmp="$dest.tmp"
+  rm -rf "$tmp"; mkdir -p "$tmp"
+  tar -xzf "$DEPS/$SNAPSHOT_KOKKOS.tar.gz" -C "$tmp" && tar -xzf "$DEPS/$SNAPSHOT_KERNELS.tar.gz" -C "$tmp" \
+    || die "could not extract the Kokkos snapshots from $DEPS"
+  mv "$tmp/$SNAPSHOT_KOKKOS" "$tmp/kokkos"
+  mv "$tmp/$SNAPSHOT_KERNELS" "$tmp/kokkos-kernels"
+  local patch_file
+  for patch_file in $(snapshot_patches); do
+    say "applying $(basename "$patch_file")"
+    patch -d "$tmp/kokkos" -p1 --forward --quiet < "$patch_file" >&2 || die "patch $patch_file does not apply"
+  done
+  touch "$tmp/.tfbench-patched"
+  rm -rf "$dest"; mv "$tmp" "$dest"
+}
+
 # ---------------------------------------------------------------- Kokkos build
 native_arch() { gcc -march=native -Q --help=target 2>/dev/null | awk '$1=="-march="{print $2; exit}'; }
 
+# Kokkos Kernels options per version. 3.4.1 instantiates double/LayoutLeft/int ahead of time (ETI,
+# ~9 min on 2 cores); 4.x is used header-only (ETI off, seconds): tfbench's TUs instantiate what they use.
+kernels_options() {
+  local common=(-DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=ON
+    -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$OPENBLAS_DIR"
+    -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$OPENBLAS_DIR"
+    -DKokkosKernels_ENABLED_COMPONENTS="BATCHED;BLAS"
+    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF)
+  if [ "$KERNELS_VERSION" = 3.4.1 ]; then
+    printf '%s\n' "${common[@]}" \
+      -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF \
+      -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+      -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
+      -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
+      -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
+      -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=ON
+  else
+    printf '%s\n' "${common[@]}" -DKokkosKernels_ADD_DEFAULT_ETI=OFF \
+      -DKokkosKernels_INST_DOUBLE=OFF -DKokkosKernels_INST_FLOAT=OFF \
+      -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
+      -DKokkosKernels_ENABLE_PERFTESTS=OFF -DKokkosKernels_ENABLE_BENCHMARK=OFF
+  fi
+}
+
 build_kokkos() {
   local cxx_flags="-O3 -march=native"
+  local kk_eti="double,LayoutLeft,int,int"
+  [ "$KERNELS_VERSION" = 3.4.1 ] || kk_eti=off
+  local patches="" patch_file
+  for patch_file in $(snapshot_patches); do patches+="$(basename "$patch_file"):$(sha256sum < "$patch_file" | cut -c1-12),"; done
   local opts="v=$KOKKOS_VERSION;spaces=OpenMP,Serial;build=Release;flags=$cxx_flags;arch=$(native_arch)"
-  opts+=";cxx=$(g++ -dumpfullversion);kk_components=BATCHED,BLAS;kk_eti=double,LayoutLeft,int,int;kk_tpl=BLAS,LAPACK(openblas)"
+  opts+=";cxx=$(g++ -dumpfullversion);kk=$KERNELS_VERSION;kk_components=BATCHED,BLAS;kk_eti=$kk_eti;kk_tpl=BLAS,LAPACK(openblas)"
+  [ -z "$patches" ] || opts+=";patches=$patches"
   local key
   key=$(printf '%s' "$opts" | sha256sum | cut -c1-12)
   local prefix="$CACHE/kokkos-$KOKKOS_VERSION-openmp-serial-$key"
@@ -110,10 +198,16 @@ build_kokkos() {
     say "Kokkos $KOKKOS_VERSION (OpenMP+Serial) found in cache: $prefix"
     PREFIX=$prefix; return
   fi
-  say "building Kokkos $KOKKOS_VERSION + Kokkos Kernels into $prefix"
+  say "building Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION into $prefix"
   say "  options: $opts"
-  local src="$CACHE/src/kokkos-$KOKKOS_VERSION"
-  fetch_kokkos_sources "$src"
+  local src
+  if [ "$KOKKOS_VERSION" = "$DEFAULT_KOKKOS_VERSION" ]; then
+    src="$CACHE/src/kokkos-$KOKKOS_VERSION"
+    fetch_kokkos_sources "$src"
+  else
+    src="$CACHE/src/kokkos-$KOKKOS_VERSION-$key"
+    fetch_snapshot_sources "$src"
+  fi
   local bld="$CACHE/build/kokkos-$key"
   rm -rf "$bld" "$prefix"
   local t0=$SECONDS
@@ -124,30 +218,21 @@ build_kokkos() {
     -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2 || die "Kokkos configure failed"
   cmake --build "$bld/kokkos" -j "$JOBS" >&2 || die "Kokkos build failed"
   cmake --install "$bld/kokkos" >&2 || die "Kokkos install failed"
-  say "Kokkos core built in $((SECONDS - t0)) s; building Kokkos Kernels (several minutes on 2 cores)"
-  local openblas=/usr/lib/x86_64-linux-gnu/openblas-pthread
-  [ -d "$openblas" ] || openblas=$(dirname "$(ls /usr/lib/*/openblas-pthread/libopenblas.so 2>/dev/null | head -n1)")
-  [ -f "$openblas/libopenblas.so" ] || die "OpenBLAS (libopenblas-dev) not found"
+  say "Kokkos core built in $((SECONDS - t0)) s; building Kokkos Kernels $KERNELS_VERSION"
+  OPENBLAS_DIR=/usr/lib/x86_64-linux-gnu/openblas-pthread
+  [ -d "$OPENBLAS_DIR" ] || OPENBLAS_DIR=$(dirname "$(ls /usr/lib/*/openblas-pthread/libopenblas.so 2>/dev/null | head -n1)")
+  [ -f "$OPENBLAS_DIR/libopenblas.so" ] || die "OpenBLAS (libopenblas-dev) not found"
+  local kk_opts=()
+  mapfile -t kk_opts < <(kernels_options)
   cmake -S "$src/kokkos-kernels" -B "$bld/kokkos-kernels" -G Ninja \
     -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$cxx_flags" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" \
-    -DKokkosKernels_ENABLE_TPL_BLAS=ON -DKokkosKernels_ENABLE_TPL_LAPACK=ON \
-    -DBLAS_LIBRARIES=openblas -DBLAS_LIBRARY_DIRS="$openblas" \
-    -DLAPACK_LIBRARIES=openblas -DLAPACK_LIBRARY_DIRS="$openblas" \
-    -DKokkosKernels_ENABLED_COMPONENTS="BATCHED;BLAS" \
-    -DKokkosKernels_INST_DOUBLE=ON -DKokkosKernels_INST_FLOAT=OFF \
-    -DKokkosKernels_INST_COMPLEX_DOUBLE=OFF -DKokkosKernels_INST_COMPLEX_FLOAT=OFF \
-    -DKokkosKernels_INST_LAYOUTLEFT=ON -DKokkosKernels_INST_LAYOUTRIGHT=OFF \
-    -DKokkosKernels_INST_ORDINAL_INT=ON -DKokkosKernels_INST_ORDINAL_INT64_T=OFF \
-    -DKokkosKernels_INST_OFFSET_INT=ON -DKokkosKernels_INST_OFFSET_SIZE_T=OFF \
-    -DKokkosKernels_INST_EXECSPACE_OPENMP=ON -DKokkosKernels_INST_EXECSPACE_SERIAL=ON \
-    -DKokkosKernels_ENABLE_TESTS=OFF -DKokkosKernels_ENABLE_EXAMPLES=OFF >&2 \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" "${kk_opts[@]}" >&2 \
     || die "Kokkos Kernels configure failed"
   cmake --build "$bld/kokkos-kernels" -j "$JOBS" >&2 || die "Kokkos Kernels build failed"
   cmake --install "$bld/kokkos-kernels" >&2 || die "Kokkos Kernels install failed"
   printf '%s\n' "$opts" > "$prefix/.tfbench-complete"
   rm -rf "$bld"
-  say "Kokkos + Kokkos Kernels built in $((SECONDS - t0)) s"
+  say "Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION built in $((SECONDS - t0)) s"
   PREFIX=$prefix
 }
 
@@ -166,7 +251,16 @@ use_user_kokkos() {
 main() {
   install_packages
   mkdir -p "$CACHE"
-  if [ -n "${Kokkos_ROOT:-}" ]; then use_user_kokkos; else build_kokkos; fi
-  printf 'TFBENCH_KOKKOS_PREFIX=%s\n' "$PREFIX" | tee "$CACHE/kokkos.env"
+  if [ -n "${Kokkos_ROOT:-}" ]; then
+    use_user_kokkos
+    printf 'TFBENCH_KOKKOS_PREFIX=%s\n' "$PREFIX"
+    return
+  fi
+  build_kokkos
+  if [ "$KOKKOS_VERSION" = "$DEFAULT_KOKKOS_VERSION" ]; then
+    printf 'TFBENCH_KOKKOS_PREFIX=%s\n' "$PREFIX" | tee "$CACHE/kokkos.env"
+  else
+    printf 'TFBENCH_KOKKOS_PREFIX=%s\n' "$PREFIX"
+  fi
 }
-main "$@"
+main

@@ -1,9 +1,12 @@
 #!/usr/bin/env bash
 # The whole test suite: set up everything, build, run every test (CTest, every execution space),
 # the engine's tests again under ASan+UBSan (debug preset) and its concurrent session, phase and
-# lane tests under TSan (tsan preset), then the performance-regression gate on the latest commit
-# that changed what it builds or runs, against that commit's parent (docs/perf-regression.md).
-# TFBENCH_SANITIZERS=0 leaves the sanitizer stages out.
+# lane tests under TSan (tsan preset), the same project against Kokkos 4.6.99 + Kokkos Kernels 4.7.99
+# (kokkos4 preset; the snapshots in ../shared/deps), then the performance-regression gate on the
+# latest commit that changed what it builds or runs, against that commit's parent
+# (docs/perf-regression.md).
+# TFBENCH_SANITIZERS=0 leaves the sanitizer stages out, TFBENCH_KOKKOS4=0 the Kokkos 4 stage,
+# TFBENCH_PERF_GATE=0 the gate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 scripts/build.sh default
@@ -20,6 +23,38 @@ else
   scripts/build.sh tsan tfbench_exec_tests tfbench_exec_alloc_tests tfbench_exec_concurrency_tests
   ctest --preset tsan -L exec -j "${TFBENCH_JOBS:-$(nproc)}"
 fi
+# Kokkos 4: the same sources against the Kokkos HPC sites run; every test but the script tests (which
+# do not depend on the Kokkos), and the smoke run must give the rows the Kokkos 3.4.1 build gives.
+kokkos4_stage() {
+  local out rc=0 prefix
+  out=$(scripts/bootstrap.sh --kokkos 4.6.99) || rc=$?
+  if [ "$rc" = 3 ]; then
+    echo "[test] Kokkos 4 stage skipped: the Kokkos 4.6.99 / Kokkos Kernels 4.7.99 snapshots are not there (TFBENCH_DEPS, default ../shared/deps)" >&2
+    return 0
+  fi
+  [ "$rc" = 0 ] || { echo "[test] Kokkos 4 stage: scripts/bootstrap.sh --kokkos 4.6.99 failed" >&2; return 1; }
+  prefix=$(printf '%s\n' "$out" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1)
+  # The Kokkos_ROOT environment recipe of the README, on the project's own Kokkos 4 prefix.
+  Kokkos_ROOT=$prefix scripts/build.sh kokkos4
+  ctest --preset kokkos4 -LE 'scripts|lint' -j "${TFBENCH_JOBS:-$(nproc)}"
+  local dir
+  dir=$(mktemp -d "${TMPDIR:-/tmp}/tfbench-kokkos4.XXXXXX")
+  build/default/harness/tfbench run configs/smoke.yaml --repetitions 1 --no-ceilings --out "$dir/kokkos3.h5" >/dev/null
+  build/kokkos4/harness/tfbench run configs/smoke.yaml --repetitions 1 --no-ceilings --out "$dir/kokkos4.h5" >/dev/null
+  build/kokkos4/harness/tfbench compare "$dir/kokkos3.h5" "$dir/kokkos4.h5" --fail-on-missing >"$dir/compare.txt" \
+    || { cat "$dir/compare.txt"; echo "[test] Kokkos 4 smoke rows differ from Kokkos 3.4.1's ($dir)" >&2; return 1; }
+  echo "[test] Kokkos 4 smoke: $(tail -n 1 "$dir/compare.txt")" >&2
+  rm -rf "$dir"
+}
+if [ "${TFBENCH_KOKKOS4:-1}" = 0 ]; then
+  echo "[test] Kokkos 4 stage skipped: TFBENCH_KOKKOS4=0" >&2
+else
+  echo "[test] Kokkos 4.6.99 + Kokkos Kernels 4.7.99: build and tests (kokkos4 preset)" >&2
+  t0=$SECONDS
+  kokkos4_stage
+  echo "[test] Kokkos 4 stage took $((SECONDS - t0)) s" >&2
+fi
+
 # After CTest, alone on the machine, interleaved (TFBENCH_PERF_GATE=0 skips it).
 if [ "${TFBENCH_PERF_GATE:-1}" = 0 ]; then
   echo "[test] perf gate skipped: TFBENCH_PERF_GATE=0" >&2

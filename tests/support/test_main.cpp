@@ -6,6 +6,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "tfbench/engine/core/kokkos_runtime.hpp"
+
 #include <iostream>
 
 #include "test_context.hpp"
@@ -32,12 +34,11 @@ int main(int argc, char* argv[]) {
   }
   tfbench::testing::detail::set_context(*space, threads);
 
-  Kokkos::InitArguments args;
-  args.num_threads = threads;
-  args.disable_warnings = true;
-  Kokkos::initialize(args);
   int result = 0;
   {
+    tfbench::KokkosStartOptions options;
+    options.num_threads = threads;
+    const tfbench::KokkosRuntime kokkos(options);
     const int concurrency = tfbench::concurrency(*space);
     if (*space == tfbench::ExecSpaceKind::OpenMP && concurrency != threads) {
       std::cerr << "test main: asked for " << threads << " OpenMP threads, Kokkos runs " << concurrency
@@ -47,6 +48,5 @@ int main(int argc, char* argv[]) {
       result = session.run();
     }
   }
-  Kokkos::finalize();
   return result;
 }

@@ -5,6 +5,8 @@
 
 #include <Kokkos_Core.hpp>
 
+#include "tfbench/engine/core/kokkos_runtime.hpp"
+
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
@@ -52,10 +54,9 @@ int main(int argc, char** argv) {
       params.set(k, v);
     }
   }
-  Kokkos::InitArguments args;
-  args.num_threads = threads;
-  args.disable_warnings = true;
-  Kokkos::ScopeGuard guard(args);
+  tfbench::KokkosStartOptions options;
+  options.num_threads = threads;
+  const tfbench::KokkosRuntime kokkos(options);
   RunContext ctx;
   ctx.space = *tfbench::parse_exec_space(space);
   ctx.threads = threads;

@@ -4,6 +4,7 @@
 #include "run/environment.hpp"
 #include "tfbench/engine/core/build_info.hpp"
 #include "tfbench/engine/core/exec_space.hpp"
+#include "tfbench/engine/core/kokkos_runtime.hpp"
 #include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/config.hpp"
 #include "tfbench/harness/text.hpp"
@@ -95,9 +96,7 @@ class InfoCommand final : public Command {
       verified = verify_workers(threads, bind, places);
     }
     {
-      Kokkos::InitArguments args;
-      args.disable_warnings = true;
-      Kokkos::ScopeGuard kokkos(args);
+      const KokkosRuntime kokkos;
       print_info(std::cout);
     }
     if (no_verify_) return 0;

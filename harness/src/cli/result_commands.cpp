@@ -21,7 +21,8 @@ class CompareCommand final : public Command {
         "them), and a verdict REGRESSION, IMPROVEMENT, NO_CHANGE or INCONCLUSIVE. With --paired-rounds, "
         "the round is the unit instead: median of the per-round ratios and a sign test over the "
         "rounds.\n"
-        "Exit codes: 0 compared, 1 a REGRESSION with --fail-on-regression, 2 unusable input.");
+        "Exit codes: 0 compared, 1 a REGRESSION with --fail-on-regression (or a row in one file only "
+        "with --fail-on-missing), 2 unusable input.");
     sub->add_option("base", base_, "baseline result file")->required()->type_name("BASE.h5");
     sub->add_option("new", fresh_, "result file to judge against the baseline")
         ->required()
@@ -45,6 +46,9 @@ class CompareCommand final : public Command {
                   "ratios new/base and a two-sided sign test over the rounds (needs equal run counts; "
                   "6 rounds or more at alpha 0.05)");
     sub->add_flag("--fail-on-regression", fail_on_regression_, "exit 1 when any row is a REGRESSION");
+    sub->add_flag("--fail-on-missing", fail_on_missing_,
+                  "exit 1 when a row (case, threads, space) is in one file only, e.g. two builds of one "
+                  "config that must give the same rows");
     return sub;
   }
 
@@ -58,6 +62,11 @@ class CompareCommand final : public Command {
                                                            : CompareFormat::Table;
       print_compare(report, format, std::cout);
       if (fail_on_regression_ && report.count(Verdict::Regression) > 0) return 1;
+      if (fail_on_missing_ && report.missing() > 0) {
+        std::cerr << "tfbench compare: " << report.missing()
+                  << " row(s) in one file only (--fail-on-missing)\n";
+        return 1;
+      }
       return 0;
     } catch (const ResultsError& e) {
       std::cerr << "tfbench compare: unusable input: " << e.what() << "\n";
@@ -72,6 +81,7 @@ class CompareCommand final : public Command {
   CompareSettings settings_;
   std::string format_ = "table";
   bool fail_on_regression_ = false;
+  bool fail_on_missing_ = false;
 };
 
 class MergeCommand final : public Command {

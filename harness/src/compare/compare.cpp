@@ -156,6 +156,12 @@ std::size_t CompareReport::count(Verdict verdict) const {
   return n;
 }
 
+std::size_t CompareReport::missing() const {
+  std::size_t n = 0;
+  for (const auto& r : not_compared) n += r.missing;
+  return n;
+}
+
 namespace {
 
 using Key = std::tuple<std::string, std::int64_t, std::string>;  // case_id, threads, exec_space
@@ -235,7 +241,8 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
     const ResultRow* base_row = &base_pooled;
     const auto it = b.rows.find(key);
     if (it == b.rows.end()) {
-      report.not_compared.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in base"});
+      report.not_compared.push_back(
+          {std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in base", true});
       continue;
     }
     ++matched;
@@ -284,7 +291,8 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
   }
   for (const auto& [key, row] : b.rows) {
     if (!a.rows.count(key)) {
-      report.not_compared.push_back({std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in new"});
+      report.not_compared.push_back(
+          {std::get<0>(key), std::get<2>(key), std::get<1>(key), "only in new", true});
     }
   }
   if (matched == 0) {

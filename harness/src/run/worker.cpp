@@ -3,6 +3,7 @@
 #include "run/environment.hpp"
 #include "run/protocol.hpp"
 #include "run/timing.hpp"
+#include "tfbench/engine/core/kokkos_runtime.hpp"
 #include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
 #include "tfbench/harness/text.hpp"
@@ -249,12 +250,11 @@ int worker_main(int message_fd) {
     return 2;
   }
 
-  Kokkos::InitArguments args;
-  args.num_threads = job.threads;
-  args.disable_warnings = true;  // OMP_PROC_BIND is unset on purpose (see environment.hpp)
-  Kokkos::initialize(args);
   int rc = 0;
   {
+    KokkosStartOptions options;  // warnings off: OMP_PROC_BIND is unset on purpose (environment.hpp)
+    options.num_threads = job.threads;
+    const KokkosRuntime kokkos(options);
     const Hello hello = verify(job);
     channel.send(to_json(hello));
     if (!hello.verified) {
@@ -281,7 +281,6 @@ int worker_main(int message_fd) {
       channel.send(Json(Json::Object{{"msg", "done"}}));
     }
   }
-  Kokkos::finalize();
   return rc;
 }
 

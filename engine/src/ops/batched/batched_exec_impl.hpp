@@ -25,7 +25,18 @@ struct LaneSolveReduce {
   std::int64_t count;
   int lanes;
   KOKKOS_INLINE_FUNCTION void init(value_type& v) const { v = SingularItems{}; }
+  // Kokkos 3.4 finds only the volatile join; Kokkos 4.0 removed it.
+#if KOKKOS_VERSION >= 40000
+  KOKKOS_INLINE_FUNCTION void join(value_type& dst, const value_type& src) const {
+    merge(dst, src);
+  }
+#else
   KOKKOS_INLINE_FUNCTION void join(volatile value_type& dst, const volatile value_type& src) const {
+    merge(dst, src);
+  }
+#endif
+  template <class Dst, class Src>
+  KOKKOS_INLINE_FUNCTION static void merge(Dst& dst, const Src& src) {
     if (src.first < dst.first) dst.first = src.first;
     dst.count += src.count;
   }

@@ -72,6 +72,7 @@ struct NotCompared {
   std::string case_id, exec_space;
   std::int64_t threads = 0;
   std::string reason;
+  bool missing = false;  // the row exists in one file only
 };
 
 struct CompareReport {
@@ -83,6 +84,7 @@ struct CompareReport {
   std::vector<std::string> notes;
   double geomean_ratio = kNaN;  // over rows compared on samples
   std::size_t count(Verdict verdict) const;
+  std::size_t missing() const;  // rows in one file only
 };
 
 /// Thrown when two files cannot be compared (no rows in common, no rows at all).

@@ -5,6 +5,7 @@
 // lives in a local array the compiler can keep in L1 and vectorize over); a runtime-size kernel with
 // the same arithmetic covers every other n. A zero (or non-finite) pivot marks the item singular.
 
+#include <KokkosKernels_config.h>
 #include <Kokkos_ArithTraits.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -41,8 +42,17 @@ struct SingularItems {
   }
 };
 
+// Kokkos Kernels 4.1 moved ArithTraits from Kokkos::Details to Kokkos (the old name is deprecated).
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40100
 template <class T>
-using magnitude_t = typename Kokkos::Details::ArithTraits<T>::mag_type;
+using arith_traits = Kokkos::ArithTraits<T>;
+#else
+template <class T>
+using arith_traits = Kokkos::Details::ArithTraits<T>;
+#endif
+
+template <class T>
+using magnitude_t = typename arith_traits<T>::mag_type;
 
 /// |re| + |im| (LAPACK's cabs1): the pivot measure, cheaper than the modulus and just as good.
 template <class T>
@@ -50,16 +60,15 @@ KOKKOS_INLINE_FUNCTION magnitude_t<T> abs1(const T& v) {
   if constexpr (std::is_floating_point<T>::value) {
     return v < T(0) ? -v : v;
   } else {
-    using AT = Kokkos::Details::ArithTraits<T>;
-    return Kokkos::Details::ArithTraits<magnitude_t<T>>::abs(AT::real(v)) +
-           Kokkos::Details::ArithTraits<magnitude_t<T>>::abs(AT::imag(v));
+    using AT = arith_traits<T>;
+    return arith_traits<magnitude_t<T>>::abs(AT::real(v)) + arith_traits<magnitude_t<T>>::abs(AT::imag(v));
   }
 }
 
 /// A usable pivot: non-zero and finite (NaN compares false).
 template <class T>
 KOKKOS_INLINE_FUNCTION bool usable_pivot(const magnitude_t<T> v) {
-  return v > magnitude_t<T>(0) && v <= Kokkos::Details::ArithTraits<magnitude_t<T>>::max();
+  return v > magnitude_t<T>(0) && v <= arith_traits<magnitude_t<T>>::max();
 }
 
 /// Copies item B into item X unless they are the same memory.

@@ -1,0 +1,29 @@
+#pragma once
+// The one Kokkos start-up of every tfbench executable: a scope guard that owns
+// Kokkos::initialize/finalize. It hides the API difference between Kokkos 3.4
+// (Kokkos::InitArguments) and Kokkos 4.x (Kokkos::InitializationSettings).
+
+namespace tfbench {
+
+struct KokkosStartOptions {
+  /// Host threads of the OpenMP space; unset (< 1) leaves the choice to Kokkos (OMP_NUM_THREADS).
+  int num_threads = -1;
+  /// CUDA device; unset (< 0) leaves the choice to Kokkos.
+  int device_id = -1;
+  /// Kokkos' start-up warnings (OMP_PROC_BIND unset, ...): tfbench sets its binding itself.
+  bool disable_warnings = true;
+};
+
+/// Initializes Kokkos on construction and finalizes it on destruction. One per process, on the
+/// thread that owns the process's main; neither copyable nor movable.
+class KokkosRuntime {
+ public:
+  explicit KokkosRuntime(const KokkosStartOptions& options = {});
+  ~KokkosRuntime();
+  KokkosRuntime(const KokkosRuntime&) = delete;
+  KokkosRuntime& operator=(const KokkosRuntime&) = delete;
+  KokkosRuntime(KokkosRuntime&&) = delete;
+  KokkosRuntime& operator=(KokkosRuntime&&) = delete;
+};
+
+}  // namespace tfbench
