@@ -11,6 +11,7 @@ import os
 import re
 import shutil
 import signal
+import socket
 import subprocess
 import sys
 import time
@@ -284,10 +285,13 @@ def test_compare_regression():
 
 
 def test_merge():
-    """merge keeps every run with its provenance and rows; a run id collision gets a suffix."""
+    """merge keeps every run with its provenance and rows; a file or run given twice is merged once; a run
+    id collision of two different runs gets a suffix; a merge with an unusable input writes nothing."""
     out = fresh("merged.h5")
-    _, stdout, _ = tfbench("merge", work("a1.h5"), work("a2.h5"), work("slow.h5"), work("a1.h5"), "-o", out, expect=0)
-    check("merged 4 run(s)" in stdout, stdout)
+    _, stdout, stderr = tfbench("merge", work("a1.h5"), work("a2.h5"), work("slow.h5"), work("a1.h5"), "-o", out,
+                                expect=0)
+    check("merged 3 run(s)" in stdout, stdout)
+    check("a1.h5 is the same file as" in stderr and "merged once" in stderr, "the repeated input is noted: " + stderr)
     originals = {}
     for path in [work("a1.h5"), work("a2.h5"), work("slow.h5")]:
         with h5py.File(path, "r") as f:
@@ -295,20 +299,45 @@ def test_merge():
                 originals[run_id] = ({k: run.attrs[k] for k in run.attrs}, run["results"][...], run["samples"][...])
     with h5py.File(out, "r") as f:
         runs = f["runs"]
-        check(len(runs) == 4, "four runs: %s" % list(runs))
+        check(sorted(runs) == sorted(originals), "each run once: %s" % list(runs))
         for run_id, run in runs.items():
-            source = run_id[:-2] if run_id.endswith("-2") else run_id
-            attrs, results, samples = originals[source]
+            attrs, results, samples = originals[run_id]
             for k, v in attrs.items():
                 check(k in run.attrs and run.attrs[k] == v, "%s: attribute %s kept" % (run_id, k))
             check(np.array_equal(run["samples"][...], samples), "%s: samples kept" % run_id)
             check(len(run["results"]) == len(results), "%s: rows kept" % run_id)
-            check(text(run.attrs["merged_from"]).endswith("#/runs/" + source), "merged_from recorded")
-        check(any(r.endswith("-2") for r in runs), "the repeated run got a suffix")
+            check(text(run.attrs["merged_from"]).endswith("#/runs/" + run_id), "merged_from recorded")
     h5dump_reads(out)
     compare_json(out, work("a2.h5"), expect=0)
     rc, _, stderr = tfbench("merge", work("a1.h5"), "-o", out)
     check(rc == 2 and "already exists" in stderr, "merge refuses to overwrite")
+
+    # The same run inside a merged file and on its own: once.
+    again = fresh("merged-again.h5")
+    _, stdout, stderr = tfbench("merge", out, work("a1.h5"), "-o", again, expect=0)
+    check("merged 3 run(s)" in stdout and "is the same run as" in stderr, stdout + stderr)
+
+    # Another run under the same id (same second, host and pid: containers on one node): a suffix.
+    twin = fresh("a1-twin.h5")
+    shutil.copy(work("a1.h5"), twin)
+    with h5py.File(twin, "r+") as f:
+        run = f["runs"][only_run(twin)]
+        run.attrs["start_utc"] = text(run.attrs["start_utc"]) + "-twin"
+    both = fresh("merged-twins.h5")
+    _, stdout, _ = tfbench("merge", work("a1.h5"), twin, "-o", both, expect=0)
+    with h5py.File(both, "r") as f:
+        check(sorted(f["runs"]) == [only_run(twin), only_run(twin) + "-2"], "the colliding id got a suffix")
+
+    # An input the reader refuses (cut short) stops the merge before anything is written.
+    cut = fresh("cut.h5")
+    with open(work("a2.h5"), "rb") as f:
+        data = f.read()
+    with open(cut, "wb") as f:
+        f.write(data[: len(data) // 2])
+    never = fresh("merged-never.h5")
+    rc, _, stderr = tfbench("merge", work("a1.h5"), cut, "-o", never)
+    check(rc == 2 and "cut.h5" in stderr, "an unusable input exits 2 naming it: " + stderr)
+    check(not os.path.exists(never) and not os.path.exists(never + ".lock"), "a failed merge leaves no output")
 
 
 def test_interrupt():
@@ -383,6 +412,132 @@ def test_cli():
     check(rc == 0 and re.search(r"^\s+worker\s", stdout, re.M) is None, "worker is hidden")
 
 
+def lock_text(pid, host):
+    return "pid=%d\nhost=%s\nsince=2026-01-01T00:00:00.000Z\ncommand=tfbench run x.yaml\n" % (pid, host)
+
+
+def test_writers():
+    """A file being written is locked: a second `run --overwrite` and a `merge -o` on it exit 2 naming the
+    first writer's pid, and leave it alone; a stale lock of a dead process of this host is taken over with a
+    note; a lock of another host is not."""
+    small = fresh("writers-small.h5")
+    tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--out", small, expect=0)
+    out = fresh("writers.h5")
+    lock = out + ".lock"
+    first = subprocess.Popen([ARGS.tfbench, "run", config("long.yaml"), "--no-ceilings", "--out", out],
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        line = ""
+        deadline = time.time() + 120
+        while time.time() < deadline and not re.match(r"\[\d+/\d+\]", line):
+            line = first.stdout.readline()
+            check(line != "", "the first run ended early")
+        check(os.path.exists(lock), "the lock file exists while the run writes")
+        check("pid=%d\n" % first.pid in open(lock).read(), "the lock names the writer's pid")
+        holder = "is being written by pid %d on host %s" % (first.pid, socket.gethostname())
+        rc, _, stderr = tfbench("run", config("tiny.yaml"), "--out", out, "--overwrite")
+        check(rc == 2 and holder in stderr, "a second run refuses: " + stderr)
+        rc, _, stderr = tfbench("merge", small, "-o", out, "--overwrite")
+        check(rc == 2 and holder in stderr, "a merge onto it refuses: " + stderr)
+        attrs, _, rows = rows_of(out)  # readable while written, and still the first run's
+        check(attrs["status"] == "running" and "long.yaml" in attrs["config_paths"] and rows, "the first run's file")
+    finally:
+        first.send_signal(signal.SIGINT)
+        first.communicate(timeout=60)
+    check(first.returncode == 130, "the first run ends as interrupted: %d" % first.returncode)
+    check(not os.path.exists(lock), "the lock is gone with its writer")
+    check(rows_of(out)[0]["status"] == "interrupted", "the first run's file is complete")
+
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    with open(lock, "w") as f:
+        f.write(lock_text(dead.pid, socket.gethostname()))
+    _, _, stderr = tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--out", out, "--overwrite",
+                           expect=0)
+    check("took over the stale lock" in stderr and "pid %d" % dead.pid in stderr, "stale lock taken over: " + stderr)
+    check(not os.path.exists(lock) and rows_of(out)[0]["status"] == "complete", "and the run wrote the file")
+
+    with open(lock, "w") as f:
+        f.write(lock_text(dead.pid, "another-node"))
+    rc, _, stderr = tfbench("run", config("tiny.yaml"), "--out", out, "--overwrite")
+    check(rc == 2 and "on host another-node" in stderr and "remove the lock file" in stderr, stderr)
+    os.remove(lock)
+
+
+def test_config_output():
+    """`run X.yaml --out X.yaml --overwrite` (also spelled differently, or a hard link) exits 2 and leaves the
+    config alone: paths are compared by device and inode."""
+    cfg = fresh("self.yaml")
+    shutil.copy(config("tiny.yaml"), cfg)
+    with open(cfg) as f:
+        original = f.read()
+    link = fresh("self-link.h5")
+    os.link(cfg, link)
+    for out in [cfg, os.path.join(ARGS.work_dir, ".", "self.yaml"), link]:
+        rc, _, stderr = tfbench("run", cfg, "--out", out, "--overwrite")
+        check(rc == 2 and "is the config" in stderr, "refused: " + stderr)
+    with open(cfg) as f:
+        check(f.read() == original, "the config is unchanged")
+
+
+def full_disk_run(kib, mount, many):
+    """One run of many.yaml onto a tmpfs of `kib` KiB in a private mount namespace; returns the exit code,
+    stdout, stderr, a copy of the file (None if there was none) and what else was left in the directory."""
+    copy = fresh("full-disk-%dk.h5" % kib)
+    listing = fresh("full-disk-%dk.ls" % kib)
+    script = ('mount -t tmpfs -o size=%dk tfbench-full "$1" || exit 99; "$0" run "$2" --no-ceilings --out "$1/x.h5"; '
+              'rc=$?; [ -e "$1/x.h5" ] && cp "$1/x.h5" "$3"; ls -A "$1" > "$4"; exit $rc') % kib
+    proc = subprocess.run(["unshare", "-m", "sh", "-c", script, ARGS.tfbench, mount, many, copy, listing],
+                          capture_output=True, text=True, timeout=300)
+    check(proc.returncode != 99, "mount failed: " + proc.stderr)
+    with open(listing) as f:
+        left = sorted(set(f.read().split()) - {"x.h5"})
+    return proc.returncode, proc.stdout, proc.stderr, (copy if os.path.exists(copy) else None), left
+
+
+def test_full_disk():
+    """A disk that fills up during a run, at many fill points (tmpfs of 8 to 336 KiB; the whole file is about
+    160 KiB, and a write needs room for the old and the new file): tfbench exits 3, not by a signal, naming the
+    file and ENOSPC; the file on disk (if the first write fitted) reads with h5py and `tfbench report` and holds
+    exactly the rows printed before the failure; no temporary or lock file is left. Needs root and
+    `unshare -m` (exit 77: skipped)."""
+    if os.geteuid() != 0 or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode != 0:
+        print("SKIP: needs root and unshare -m to mount a small tmpfs")
+        sys.exit(77)
+    mount = work("full-disk-mount")
+    os.makedirs(mount, exist_ok=True)
+    outcomes = {}
+    for kib in range(8, 344, 8):
+        rc, stdout, stderr, copy, left = full_disk_run(kib, mount, config("many.yaml"))
+        printed = len(re.findall(r"^\[\d+/\d+\]", stdout, re.M))
+        where = "%d KiB: exit %d, %d row(s) printed: " % (kib, rc, printed)
+        check(rc in (0, 3), where + "exit by a signal or unexpected: " + stderr)
+        check(left == [], where + "left behind: %s" % left)
+        if rc == 3:
+            check("cannot write %s/x.h5: No space left on device (ENOSPC)" % mount in stderr, where + stderr)
+        if copy is None:
+            check(rc == 3 and "nothing was written" in stderr and printed == 0, where + "no file: " + stderr)
+            outcomes[kib] = "no file"
+            continue
+        tfbench("report", copy, expect=0)
+        with h5py.File(copy, "r") as f:
+            has_run = len(f["runs"]) > 0
+        if not has_run:  # the run's first write did not fit
+            check(rc == 3 and printed == 0, where + "a file without its run")
+            outcomes[kib] = "no run"
+            continue
+        attrs, _, rows = rows_of(copy)
+        check(len(rows) == printed, where + "the file holds %d row(s)" % len(rows))
+        check(all(len(r["samples"]) == 5 for r in rows), where + "every row's samples")
+        check(attrs["status"] == ("complete" if rc == 0 else "running"), where + "status " + attrs["status"])
+        outcomes[kib] = "%s, %d row(s)" % ("complete" if rc == 0 else "full", len(rows))
+    for kib, what in sorted(outcomes.items()):
+        print("  %3d KiB: %s" % (kib, what))
+    full = {what for what in outcomes.values() if what.startswith("full")}
+    check(len(full) >= 10 and any(w.startswith("complete") for w in outcomes.values()),
+          "the disk filled at many different points, and one run fitted")
+
+
 TESTS = {
     "smoke": test_smoke,
     "verification": test_verification,
@@ -393,6 +548,9 @@ TESTS = {
     "merge": test_merge,
     "interrupt": test_interrupt,
     "cli": test_cli,
+    "writers": test_writers,
+    "config_output": test_config_output,
+    "full_disk": test_full_disk,
 }
 
 

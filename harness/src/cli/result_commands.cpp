@@ -91,7 +91,9 @@ class MergeCommand final : public Command {
         app.add_subcommand("merge",
                            "Combine the runs of several result files (e.g. a Slurm array job) into one file. "
                            "Every run group is copied whole with its provenance; a run id already taken gets "
-                           "a suffix -2, -3, ...\nExit codes: 0 merged, 2 unusable input or output.");
+                           "a suffix -2, -3, ...; a file or run given twice is merged once. Every input is "
+                           "checked before the output is written, at once.\n"
+                           "Exit codes: 0 merged, 2 unusable input or output.");
     sub->add_option("inputs", inputs_, "result files to combine")->required()->type_name("IN.h5");
     sub->add_option("-o,--out", output_, "the new combined file")->required()->type_name("OUT.h5");
     sub->add_flag("--overwrite", overwrite_, "replace the output if it exists");
@@ -100,7 +102,8 @@ class MergeCommand final : public Command {
 
   int execute() override {
     try {
-      const MergeSummary summary = merge_results(inputs_, output_, overwrite_);
+      const MergeSummary summary = merge_results(inputs_, output_, overwrite_, "tfbench merge -o " + output_);
+      for (const auto& note : summary.notes) std::cerr << "tfbench merge: note: " << note << "\n";
       std::size_t rows = 0;
       for (const auto& r : summary.runs) {
         std::cout << r.source_file << ":/runs/" << r.source_run_id << " -> " << output_ << ":/runs/"

@@ -80,11 +80,14 @@ class RunCommand final : public Command {
         "Run the cases of the config(s): one worker process per thread configuration, "
         "results appended to an HDF5 file case by case.\n"
         "Exit codes: 0 all ok or skipped, 1 a case failed (check_failed, error, crashed) or "
-        "a worker failed verification, 2 bad input, 130 interrupted.");
+        "a worker failed verification, 2 bad input (also: the output is being written by another run, or "
+        "is a config), 3 the result file could not be written (it keeps every row printed before), "
+        "130 interrupted.");
     selection_.add(sub, true);
     sub->add_option("-o,--out", out_, "result file (default results/<UTC timestamp>-<host>.h5)")
         ->type_name("FILE");
-    sub->add_flag("--overwrite", options_.overwrite, "replace --out if it exists");
+    sub->add_flag("--overwrite", options_.overwrite,
+                  "replace --out if it exists (never a file another run is writing, nor a config)");
     sub->add_option("--seed", seed_, "base seed of the random inputs (default: the config's, else 1)")
         ->type_name("N");
     sub->add_flag("--dry-run", options_.dry_run, "list the cases and the output path, measure nothing");

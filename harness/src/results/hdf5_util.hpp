@@ -48,8 +48,9 @@ class H5Handle {
   Closer closer_ = nullptr;
 };
 
-/// File access properties without HDF5's file lock, so that a file can be read while a run is
-/// still appending to it (every append is flushed; a reader may rarely catch a flush half done).
+/// File access properties for reading without HDF5's file lock: writers never modify a result file
+/// on disk (each commit replaces it whole, see output_file.hpp), so a reader needs no lock, and
+/// HDF5's flock() fails on some NFS mounts.
 H5Handle unlocked_file_access();
 
 /// Wraps `id`, throwing ResultsError("<what>: HDF5 call failed") when it is negative.

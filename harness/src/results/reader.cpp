@@ -64,7 +64,7 @@ H5Handle open_results_file(const std::string& path, unsigned flags) {
   if (H5Fis_hdf5(path.c_str()) <= 0) throw ResultsError(path + " is not an HDF5 file");
   H5Handle access = unlocked_file_access();
   const hid_t file = H5Fopen(path.c_str(), flags, access);
-  if (file < 0) throw ResultsError("cannot open " + path + " (locked by a running writer, or damaged)");
+  if (file < 0) throw ResultsError("cannot open " + path + " (damaged or truncated)");
   return H5Handle(file, H5Fclose);
 }
 

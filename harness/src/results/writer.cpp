@@ -1,7 +1,8 @@
 #include "results/hdf5_util.hpp"
+#include "results/output_file.hpp"
 #include "results/schema.hpp"
 
-#include <filesystem>
+#include <optional>
 
 namespace tfbench::harness {
 
@@ -10,44 +11,43 @@ using impl::h5_checked;
 using impl::H5Handle;
 
 struct ResultsWriter::State {
-  H5Handle file, run, workers, results, samples;
+  std::optional<impl::OutputFile> output;  // declared first: closed last
+  H5Handle run, workers, results, samples;
   H5Handle worker_type, result_type;
+  std::size_t rows = 0, committed_rows = 0;
+
+  /// Publishes the file; a failure says what the file on disk still holds.
+  void commit() {
+    try {
+      output->commit();
+      committed_rows = rows;
+    } catch (const ResultsWriteError& e) {
+      throw ResultsWriteError(std::string(e.what()) +
+                              (output->committed()
+                                   ? "; the file keeps the " + std::to_string(committed_rows) +
+                                         " result row(s) of its last complete write"
+                                   : "; nothing was written"));
+    }
+  }
 };
 
-namespace {
-
-void flush(hid_t file) {
-  h5_check(H5Fflush(file, H5F_SCOPE_GLOBAL), "flush");
-}
-
-}  // namespace
-
-ResultsWriter::ResultsWriter(const std::string& path, bool overwrite) : path_(path), state_(new State) {
-  impl::h5_quiet();
-  namespace fs = std::filesystem;
-  std::error_code ec;
-  const fs::path target(path);
-  if (fs::exists(target, ec) && !overwrite) {
-    throw ResultsError(path + " already exists (choose another --out, or pass --overwrite)");
-  }
-  if (target.has_parent_path()) {
-    fs::create_directories(target.parent_path(), ec);
-    if (ec)
-      throw ResultsError("cannot create directory " + target.parent_path().string() + ": " + ec.message());
-  }
-  H5Handle access = impl::unlocked_file_access();
-  // Close the file with its last handle, whatever else is still open: a clean file on every exit.
-  h5_check(H5Pset_fclose_degree(access, H5F_CLOSE_STRONG), "close degree");
-  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, access);
-  if (file < 0) throw ResultsError("cannot create " + path + " (check the directory and permissions)");
-  state_->file = H5Handle(file, H5Fclose);
+ResultsWriter::ResultsWriter(const std::string& path, bool overwrite, const std::string& command)
+    : path_(path), state_(new State) {
+  State& s = *state_;
+  s.output.emplace(path, overwrite, command);
+  const hid_t file = s.output->file();
   impl::write_attribute(file, "schema", std::string(kResultsSchema));
   impl::write_attribute(file, "schema_version", static_cast<std::int64_t>(kResultsSchemaVersion));
   H5Handle runs =
       h5_checked(H5Gcreate2(file, "runs", H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, "/runs");
-  state_->worker_type = impl::memory_type(impl::worker_columns(), {});
-  state_->result_type = impl::memory_type(impl::result_columns(), {});
-  flush(file);
+  s.worker_type = impl::memory_type(impl::worker_columns(), {});
+  s.result_type = impl::memory_type(impl::result_columns(), {});
+  s.commit();
+}
+
+const std::string& ResultsWriter::note() const {
+  static const std::string none;
+  return state_ && state_->output ? state_->output->note() : none;
 }
 
 ResultsWriter::~ResultsWriter() {
@@ -60,7 +60,8 @@ ResultsWriter::~ResultsWriter() {
 void ResultsWriter::begin_run(const RunInfo& info) {
   State& s = *state_;
   const std::string name = "/runs/" + info.run_id;
-  s.run = h5_checked(H5Gcreate2(s.file, name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT), H5Gclose, name);
+  s.run = h5_checked(H5Gcreate2(s.output->file(), name.c_str(), H5P_DEFAULT, H5P_DEFAULT, H5P_DEFAULT),
+                     H5Gclose, name);
   for (const auto& a : impl::run_attributes()) {
     if (a.text)
       impl::write_attribute(s.run, a.name, info.*a.text);
@@ -84,14 +85,14 @@ void ResultsWriter::begin_run(const RunInfo& info) {
   s.workers = impl::create_table(s.run, "workers", s.worker_type, 16);
   s.results = impl::create_table(s.run, "results", s.result_type, 64);
   s.samples = impl::create_table(s.run, "samples", H5T_NATIVE_DOUBLE, 1024);
-  flush(s.file);
+  s.commit();
 }
 
 std::size_t ResultsWriter::append_worker(const WorkerRow& worker) {
   State& s = *state_;
   const auto buffer = impl::pack_rows(impl::worker_columns(), {&worker});
   const hsize_t index = impl::append_records(s.workers, s.worker_type, buffer.data(), 1);
-  flush(s.file);
+  s.commit();
   return static_cast<std::size_t>(index);
 }
 
@@ -99,7 +100,7 @@ void ResultsWriter::update_worker(std::size_t index, const WorkerRow& worker) {
   State& s = *state_;
   const auto buffer = impl::pack_rows(impl::worker_columns(), {&worker});
   impl::write_record(s.workers, s.worker_type, buffer.data(), index);
-  flush(s.file);
+  s.commit();
 }
 
 void ResultsWriter::append_results(std::vector<ResultRow>& rows) {
@@ -113,35 +114,26 @@ void ResultsWriter::append_results(std::vector<ResultRow>& rows) {
     samples.insert(samples.end(), row.samples.begin(), row.samples.end());
     offset += row.samples.size();
   }
-  // Samples first: a row never points at samples that are not yet on disk.
   impl::append_records(s.samples, H5T_NATIVE_DOUBLE, samples.data(), samples.size());
   std::vector<const ResultRow*> pointers;
   for (const auto& row : rows) pointers.push_back(&row);
   const auto buffer = impl::pack_rows(impl::result_columns(), pointers);
   impl::append_records(s.results, s.result_type, buffer.data(), rows.size());
-  flush(s.file);
+  s.rows += rows.size();
+  s.commit();
 }
 
 void ResultsWriter::finish_run(const std::string& status, const std::string& end_utc) {
   State& s = *state_;
   impl::write_attribute(s.run, "status", status);
   impl::write_attribute(s.run, "end_utc", end_utc);
-  flush(s.file);
+  s.commit();
 }
 
 void ResultsWriter::close() {
   if (!state_) return;
-  State& s = *state_;
-  s.samples.reset();
-  s.results.reset();
-  s.workers.reset();
-  s.run.reset();
-  s.worker_type.reset();
-  s.result_type.reset();
-  if (s.file.get() >= 0) {
-    H5Fflush(s.file, H5F_SCOPE_GLOBAL);
-    s.file.reset();
-  }
+  // Every change was committed as it was made: closing discards the in-memory file and the lock.
+  state_.reset();
 }
 
 }  // namespace tfbench::harness

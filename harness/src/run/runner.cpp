@@ -46,11 +46,19 @@ double row_weight(const CaseGroup& g) {
   return (g.repetitions + 2.5) * g.min_time + 0.01;
 }
 
+/// Device and inode, not the spelling: `x.yaml`, `./x.yaml` and a hard link are one file.
+bool same_file(const std::string& a, const std::string& b) {
+  std::error_code ec;
+  return std::filesystem::equivalent(a, b, ec) && !ec;
+}
+
 std::string default_output_path() {
   namespace fs = std::filesystem;
   const std::string stem = "results/" + utc_now_compact() + "-" + host_name();
   std::string path = stem + ".h5";
-  for (int k = 2; fs::exists(path); ++k) path = stem + "-" + std::to_string(k) + ".h5";
+  // A name being written by another run (same second, same host) is taken too.
+  for (int k = 2; fs::exists(path) || fs::exists(path + ".lock"); ++k)
+    path = stem + "-" + std::to_string(k) + ".h5";
   return path;
 }
 
@@ -456,12 +464,24 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
     return kRunOk;
   }
 
+  for (const auto& config : options.configs) {
+    if (same_file(config, path)) {
+      err << "tfbench run: the output " << path << " is the config " << config
+          << "; choose another output file\n";
+      return kRunBadInput;
+    }
+  }
+
   impl::SignalWatch signals;
   std::optional<ResultsWriter> writer;
   RunInfo info = make_run_info(options, configs, seed);
   try {
-    writer.emplace(path, options.overwrite);
+    writer.emplace(path, options.overwrite, options.command_line);
+    if (!writer->note().empty()) err << "tfbench run: note: " << writer->note() << '\n';
     writer->begin_run(info);
+  } catch (const ResultsWriteError& e) {
+    err << "tfbench run: " << e.what() << '\n';
+    return kRunWriteFailed;
   } catch (const ResultsError& e) {
     err << "tfbench run: " << e.what() << '\n';
     return kRunBadInput;
@@ -477,21 +497,29 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   Session session(options, plan, *writer, progress, signals, seed);
   std::string status = "complete";
   int rc = kRunOk;
+  bool write_failed = false;
   try {
     session.run();
     if (session.interrupted()) status = "interrupted";
+  } catch (const ResultsWriteError& e) {
+    // The file could not be written (a full disk, ...): it still holds every row printed above.
+    progress.finish();
+    err << "tfbench run: the run stopped: " << e.what() << '\n';
+    status = "failed";
+    write_failed = true;
   } catch (const std::exception& e) {
     progress.finish();
     err << "tfbench run: the run failed: " << e.what() << '\n';
     status = "failed";
   }
   try {
-    writer->finish_run(status, utc_now_iso());
-    writer->close();
+    writer->finish_run(status, utc_now_iso());  // may succeed after a failure, if space came back
   } catch (const std::exception& e) {
-    err << "tfbench run: could not finish " << path << ": " << e.what() << '\n';
+    if (!write_failed) err << "tfbench run: could not finish " << path << ": " << e.what() << '\n';
     status = "failed";
+    write_failed = true;
   }
+  writer->close();
   progress.finish();
 
   const Tally& t = session.tally();
@@ -508,6 +536,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
       << format_seconds(t.ceilings_s) << ", per-case set-up/check/calibration "
       << format_seconds(t.overhead_s) << '\n';
   out << "results: " << path << "\n  tfbench report " << path << '\n';
+  if (write_failed) return kRunWriteFailed;
   if (status == "interrupted") return kRunInterrupted;
   if (status == "failed") return kRunFailures;
   if (t.failures()) rc = kRunFailures;

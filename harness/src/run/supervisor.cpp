@@ -75,6 +75,19 @@ ProcessEnd supervise(const WorkerProcess& process, const SignalWatch& signals,
     }
     buffer.erase(0, start);
   };
+  // A handler that throws (the result file cannot be written) ends the run: the worker goes too.
+  struct StopOnThrow {
+    const WorkerProcess& process;
+    bool done = false;
+    ~StopOnThrow() {
+      if (done) return;
+      kill(process.pid, SIGKILL);
+      close(process.message_fd);
+      int status = 0;
+      while (waitpid(process.pid, &status, 0) < 0 && errno == EINTR) {
+      }
+    }
+  } stop_on_throw{process};
   bool terminated = false;
   auto kill_deadline = std::chrono::steady_clock::now();
   while (open) {
@@ -105,6 +118,7 @@ ProcessEnd supervise(const WorkerProcess& process, const SignalWatch& signals,
     }
     on_tick();
   }
+  stop_on_throw.done = true;
   close(process.message_fd);
   while (waitpid(process.pid, &end.wait_status, 0) < 0 && errno == EINTR) {
   }

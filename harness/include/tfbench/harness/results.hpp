@@ -21,6 +21,12 @@ class ResultsError : public std::runtime_error {
   using std::runtime_error::runtime_error;
 };
 
+/// The file could not be written (a full disk, a quota, an I/O error); the file on disk is as it was.
+class ResultsWriteError : public ResultsError {
+ public:
+  using ResultsError::ResultsError;
+};
+
 inline constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
 /// Attributes of `/runs/<run_id>`: the run's provenance.
@@ -96,24 +102,33 @@ struct ResultsFile {
 /// Reads a whole result file. Throws ResultsError saying why a file cannot be used.
 ResultsFile read_results(const std::string& path);
 
-/// Writes one run into a new file, row by row; every append is flushed to disk.
+/// Writes one run into a new file, row by row. The file is built in memory and every change is
+/// published at once: written whole to a temporary file beside it, synced and renamed over it, so
+/// that the file on disk is always complete (after a crash, a kill or a full disk too). While the
+/// writer lives, `<path>.lock` keeps other writers off the file.
 class ResultsWriter {
  public:
-  /// Creates `path` (its directory too). Throws ResultsError if it exists and !overwrite.
-  ResultsWriter(const std::string& path, bool overwrite);
+  /// Takes the lock of `path` (its directory is created) and writes the empty file. Throws
+  /// ResultsError if another writer holds the lock, if `path` exists and !overwrite, or if it
+  /// cannot be written. `command` goes into the lock file for whoever finds it taken.
+  ResultsWriter(const std::string& path, bool overwrite, const std::string& command = "");
   ~ResultsWriter();
   ResultsWriter(const ResultsWriter&) = delete;
   ResultsWriter& operator=(const ResultsWriter&) = delete;
 
+  /// What taking the lock had to do (a stale lock of a dead writer taken over); empty normally.
+  const std::string& note() const;
   /// Creates `/runs/<info.run_id>` with its attributes, configs and empty tables.
   void begin_run(const RunInfo& info);
   /// Appends a worker row; returns its index for update_worker().
   std::size_t append_worker(const WorkerRow& worker);
   void update_worker(std::size_t index, const WorkerRow& worker);
-  /// Appends the rows (their samples first), setting sample_offset/sample_count, then flushes.
+  /// Appends the rows with their samples, setting sample_offset/sample_count, and publishes them.
+  /// ResultsWriteError (the disk is full, ...): the file on disk is as it was before the call.
   void append_results(std::vector<ResultRow>& rows);
-  /// Sets `status` and `end_utc` and flushes.
+  /// Sets `status` and `end_utc` and publishes.
   void finish_run(const std::string& status, const std::string& end_utc);
+  /// Releases the lock (every change is already on disk).
   void close();
   const std::string& path() const { return path_; }
 
@@ -129,10 +144,15 @@ struct MergeSummary {
     std::size_t results = 0;
   };
   std::vector<Copied> runs;
+  std::vector<std::string> notes;  // inputs and runs given twice, merged once
 };
 
 /// Copies every run of every input into a new file `output`; a run id already present gets a
-/// suffix "-2", "-3", ... Verifies each copy's row count. Throws ResultsError.
-MergeSummary merge_results(const std::vector<std::string>& inputs, const std::string& output, bool overwrite);
+/// suffix "-2", "-3", ... A file given twice, or a run found in two inputs (same original id, start
+/// and host), is merged once. Every input is read and checked as read_results() does before
+/// anything is written, each copy's row count is verified, and the output is written once at the
+/// end under its lock, atomically. Throws ResultsError; the output is then untouched.
+MergeSummary merge_results(const std::vector<std::string>& inputs, const std::string& output, bool overwrite,
+                           const std::string& command = "");
 
 }  // namespace tfbench::harness

@@ -33,7 +33,8 @@ struct RunOptions {
 enum RunExit : int {
   kRunOk = 0,            // every row ok or skipped
   kRunFailures = 1,      // some row check_failed, error or crashed, or a worker failed verification
-  kRunBadInput = 2,      // unusable config, option or output path
+  kRunBadInput = 2,      // unusable config, option or output path (exists, locked, is a config)
+  kRunWriteFailed = 3,   // the result file could not be written (full disk, ...); it keeps what it had
   kRunInterrupted = 130  // SIGINT/SIGTERM
 };
 
