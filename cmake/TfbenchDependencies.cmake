@@ -1,20 +1,27 @@
 # Every dependency through find_package (or pkg-config where Debian ships no CMake package).
 
-# ---- Kokkos: -DKokkos_ROOT, else the environment's Kokkos_ROOT, else the Kokkos scripts/bootstrap.sh
-# built into its cache (kokkos.env). KokkosKernels_ROOT likewise (CMake, then environment variable),
-# defaulting to the Kokkos prefix. Plain variables, so that a later configure with another
-# Kokkos_ROOT takes it.
-get_property(_tfbench_root_help CACHE Kokkos_ROOT PROPERTY HELPSTRING)
-if(_tfbench_root_help MATCHES "kokkos.env")  # cached by an earlier tfbench from kokkos.env: not the user's
-  unset(Kokkos_ROOT CACHE)
-  unset(KokkosKernels_ROOT CACHE)
-endif()
-if(Kokkos_ROOT)
-  set(_tfbench_kokkos_root "${Kokkos_ROOT}")
-elseif(DEFINED ENV{Kokkos_ROOT} AND NOT "$ENV{Kokkos_ROOT}" STREQUAL "")
-  set(_tfbench_kokkos_root "$ENV{Kokkos_ROOT}")
-else()
-  set(_tfbench_kokkos_root "")
+# ---- Kokkos: -DKokkos_ROOT (or a preset's), else the environment's Kokkos_ROOT (kept in the cache, so
+# that a later regeneration without it keeps the same Kokkos), else the Kokkos scripts/bootstrap.sh
+# built into its cache (kokkos.env, read afresh at every configure). KokkosKernels_ROOT likewise,
+# defaulting to the Kokkos prefix.
+function(tfbench_pick_root var out)
+  get_property(_help CACHE ${var} PROPERTY HELPSTRING)
+  if(${var} AND NOT _help MATCHES "kokkos.env|environment")
+    set(${out} "${${var}}" PARENT_SCOPE)  # given on the command line or by a preset
+  elseif(DEFINED ENV{${var}} AND NOT "$ENV{${var}}" STREQUAL "")
+    set(${var} "$ENV{${var}}" CACHE PATH "install prefix (from the environment at configure time)" FORCE)
+    set(${out} "$ENV{${var}}" PARENT_SCOPE)
+  elseif(${var} AND _help MATCHES "environment")
+    set(${out} "${${var}}" PARENT_SCOPE)  # from the environment of an earlier configure
+  else()
+    if(${var} AND _help MATCHES "kokkos.env")  # cached by an earlier tfbench; read kokkos.env afresh
+      unset(${var} CACHE)
+    endif()
+    set(${out} "" PARENT_SCOPE)
+  endif()
+endfunction()
+tfbench_pick_root(Kokkos_ROOT _tfbench_kokkos_root)
+if(NOT _tfbench_kokkos_root)
   if(DEFINED ENV{TFBENCH_CACHE})
     set(_tfbench_cache "$ENV{TFBENCH_CACHE}")
   else()
@@ -28,11 +35,8 @@ else()
     endif()
   endif()
 endif()
-if(KokkosKernels_ROOT)
-  set(_tfbench_kernels_root "${KokkosKernels_ROOT}")
-elseif(DEFINED ENV{KokkosKernels_ROOT} AND NOT "$ENV{KokkosKernels_ROOT}" STREQUAL "")
-  set(_tfbench_kernels_root "$ENV{KokkosKernels_ROOT}")
-else()
+tfbench_pick_root(KokkosKernels_ROOT _tfbench_kernels_root)
+if(NOT _tfbench_kernels_root)
   set(_tfbench_kernels_root "${_tfbench_kokkos_root}")
 endif()
 # A build tree configured against another Kokkos has its Kokkos_DIR cached: find them again.

@@ -25,6 +25,11 @@ env Kokkos_ROOT="$prefix" bash -c "$(declare -f configure); work=$work src=$src;
 expect_found env_root
 echo "ok: Kokkos_ROOT environment variable"
 
+# A regeneration without the variable (ninja re-running CMake) keeps that Kokkos.
+cmake "$work/env_root" >"$work/env_root.log" 2>&1 || { cat "$work/env_root.log"; fail "reconfigure without Kokkos_ROOT failed"; }
+expect_found env_root
+echo "ok: the environment's Kokkos_ROOT is kept for later regenerations"
+
 configure cmake_root -DKokkos_ROOT="$prefix" || { cat "$work/cmake_root.log"; fail "-DKokkos_ROOT did not configure"; }
 expect_found cmake_root
 echo "ok: Kokkos_ROOT CMake variable"
@@ -45,4 +50,4 @@ if configure nothing; then fail "configured with no Kokkos at all"; fi
 grep -q "Kokkos >= 3.4 not found" "$work/nothing.log" || { cat "$work/nothing.log"; fail "no clear message without a Kokkos"; }
 echo "ok: no Kokkos fails with a message"
 rm -rf "$work"
-echo "5 passed, 0 failed"
+echo "6 passed, 0 failed"

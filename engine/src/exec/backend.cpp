@@ -7,11 +7,13 @@
 #include <atomic>
 #include <cstdio>
 #include <cstdlib>
+#include <optional>
 #include <stdexcept>
 #include <utility>
 
 #include "backend_state.hpp"
 #include "tfbench/engine/exec/phase.hpp"
+#include "token_ring.hpp"
 
 namespace tfbench {
 
@@ -59,37 +61,54 @@ const char device_marker = 0;  // identifies device tokens
 }  // namespace
 
 struct CpuBackend::Internal {
-  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef&)> body) {
-    NativeSessionRef token(&cpu_marker, &services);
-    body(token);
+  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef*)> body) {
+    const impl::ScopedToken token(&cpu_marker, &services);
+    body(token.get());
   }
   struct HeldCpuRoot;
   static std::unique_ptr<impl::HeldRoot> open_held(impl::BackendState* state, SessionEntryError& error);
 };
 
 struct CpuBackend::Internal::HeldCpuRoot final : impl::HeldRoot {
-  NativeSessionRef token_;
+  impl::ScopedToken token_;
   HeldCpuRoot() : token_(&cpu_marker, &services) {}
-  NativeSessionRef* token() override { return &token_; }
+  NativeSessionRef* token() override { return token_.get(); }
 };
 
 struct DeviceBackend::Internal {
-  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef&)> body) {
-    NativeSessionRef token(&device_marker, &services);
-    body(token);
+  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef*)> body) {
+    const impl::ScopedToken token(&device_marker, &services);
+    body(token.get());
   }
 };
 
-// The visitors check the exact marker and the owning thread, then perform the one audited cast.
+namespace {
+// Whether `token` may be read at all: a live slot of this thread's token ring (never a dead object).
+std::optional<NativeAccessError> unreadable(const NativeSessionRef* token) {
+  if (!token) return NativeAccessError::NoToken;
+  switch (impl::TokenRing::check(token)) {
+    case impl::TokenRing::Liveness::LiveHere:
+      return std::nullopt;
+    case impl::TokenRing::Liveness::LiveElsewhere:
+      return NativeAccessError::WrongThread;
+    case impl::TokenRing::Liveness::Expired:
+      break;
+  }
+  return NativeAccessError::Expired;
+}
+}  // namespace
+
+// The visitors check liveness, the exact marker and the owning thread, then perform the one audited
+// cast.
 Result<CpuNative, NativeAccessError> CpuBackend::recover(NativeSessionRef* token) {
-  if (!token) return unexpected(NativeAccessError::NoToken);
+  if (auto error = unreadable(token)) return unexpected(*error);
   if (token->marker_ != &cpu_marker) return unexpected(NativeAccessError::ForeignBackend);
   if (token->owner_ != std::this_thread::get_id()) return unexpected(NativeAccessError::WrongThread);
   return CpuNative(token->native_);
 }
 
 Result<DeviceNative, NativeAccessError> DeviceBackend::recover(NativeSessionRef* token) {
-  if (!token) return unexpected(NativeAccessError::NoToken);
+  if (auto error = unreadable(token)) return unexpected(*error);
   if (token->marker_ != &device_marker) return unexpected(NativeAccessError::ForeignBackend);
   if (token->owner_ != std::this_thread::get_id()) return unexpected(NativeAccessError::WrongThread);
   return DeviceNative(token->native_);
@@ -284,6 +303,7 @@ std::optional<PhaseError> check_phase_entry(HeldRoot& root) {
 
 void set_phase_active(HeldRoot& root, bool active) {
   root.phase_active = active;
+  root.core.parked = active;  // the root's numerical execution waits for the phase
 }
 
 std::optional<SessionEntryError> check_held_entry(HeldRoot& root) {

@@ -27,8 +27,9 @@ struct ThreadState {
 ThreadState& thread_state() noexcept;
 
 struct NativeServices;
-/// Constructs the backend leaf's token for `services` and runs body with it (only the leaf can).
-using TokenScope = void (*)(NativeServices& services, FunctionRef<void(NativeSessionRef&)> body);
+/// Makes the backend leaf's token for `services` live and runs body with it (only the leaf can); the
+/// token is null when the thread's token ring is full (the visitor then says NoToken).
+using TokenScope = void (*)(NativeServices& services, FunctionRef<void(NativeSessionRef*)> body);
 
 class BackendState {
  public:
@@ -131,6 +132,8 @@ class HeldRoot {
   PermitNode node;
   std::thread::id owner;
   bool phase_active = false;
+  // A Phase::run is executing its lanes (a lane must not start another); read from lane threads.
+  std::atomic<bool> run_active{false};
   NativeServices services;
   std::optional<EnteredSession> session;
 };

@@ -109,8 +109,8 @@ SessionCore root_core(BackendState& state) {
 
 void run_entered(BackendState& state, SessionCore& core, FunctionRef<void(Session&)> body) {
   NativeServices services{&core, &state, nullptr};
-  state.token_scope(services, [&](NativeSessionRef& token) {
-    EnteredSession session(core, &token);
+  state.token_scope(services, [&](NativeSessionRef* token) {
+    EnteredSession session(core, token);
     services.session = &session;
     body(session);
   });

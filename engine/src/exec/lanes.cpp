@@ -187,6 +187,16 @@ struct PhaseAccess {
 LanesOutcome run_phase_lanes(HeldRoot& root, FunctionRef<bool(std::size_t, PhaseLane&)> body) {
   const int lanes = root.core.context.threads;
   LanesOutcome outcome;
+  // At most one child session per worker and no nested phase: a run from inside a lane of this
+  // phase is refused on every context size (on one thread the lane runs inline on the holding thread,
+  // so the owner and fork checks below would let it through).
+  if (root.run_active.load(std::memory_order_acquire)) {
+    outcome.session_error =
+        entry_error(SessionEntryErrorKind::IncompatibleContext,
+                    "phase run: called from inside a lane of a running phase (no nested runs; a lane "
+                    "works on its own child session)");
+    return outcome;
+  }
   if (std::this_thread::get_id() != root.owner || (lanes > 1 && !can_fork_pool_here())) {
     outcome.session_error =
         entry_error(SessionEntryErrorKind::IncompatibleContext,
@@ -231,6 +241,11 @@ LanesOutcome run_phase_lanes(HeldRoot& root, FunctionRef<bool(std::size_t, Phase
     }
   } task(root, cancel, slots, body);
   task.lanes = lanes;
+  struct RunActive {
+    std::atomic<bool>& flag;
+    explicit RunActive(std::atomic<bool>& f) : flag(f) { flag.store(true, std::memory_order_release); }
+    ~RunActive() { flag.store(false, std::memory_order_release); }
+  } active(root.run_active);
   run_lanes(task);
   return compose(slots);
 }

@@ -47,16 +47,10 @@ const char* name(ProviderSlot slot) {
       return "gemm";
     case ProviderSlot::BatchedGemm:
       return "batched-gemm";
-    case ProviderSlot::BatchedLu:
-      return "batched-lu";
     case ProviderSlot::BatchedSolve:
       return "batched-solve";
     case ProviderSlot::Contraction:
       return "contraction";
-    case ProviderSlot::Elementwise:
-      return "elementwise";
-    case ProviderSlot::Reduction:
-      return "reduction";
   }
   return "unknown";
 }
@@ -133,6 +127,8 @@ const char* name(NativeAccessError error) {
       return "foreign-backend";
     case NativeAccessError::WrongThread:
       return "wrong-thread";
+    case NativeAccessError::Expired:
+      return "expired";
   }
   return "unknown";
 }

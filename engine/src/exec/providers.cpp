@@ -37,7 +37,7 @@ const ProviderDecl vendor_batched{"vendor-batched", ProviderParallelism::Indepen
 ProviderSet default_provider_set(ExecSpaceKind space) {
   ProviderSet set;
   if (is_host_space(space)) {
-    set.set(ProviderSlot::Gemm, {&providers::openblas, &providers::kokkos_same_pool});
+    set.set(ProviderSlot::Gemm, {&providers::openblas});  // KokkosBlas::gemm's BLAS TPL
     // libxsmm (host builds that have it): the batched operations use it where they measured it fastest.
 #if defined(TFBENCH_HAVE_LIBXSMM)
     set.set(ProviderSlot::BatchedGemm,
@@ -45,18 +45,14 @@ ProviderSet default_provider_set(ExecSpaceKind space) {
 #else
     set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::openblas});
 #endif
-    set.set(ProviderSlot::BatchedLu, {&providers::kokkos_batched_serial, &providers::lapack});
     set.set(ProviderSlot::BatchedSolve, {&providers::kokkos_batched_serial, &providers::lapack});
     set.set(ProviderSlot::Contraction, {&providers::openblas, &providers::kokkos_same_pool});
   } else {
-    set.set(ProviderSlot::Gemm, {&providers::kokkos_same_pool});
+    set.set(ProviderSlot::Gemm, {&providers::kokkos_same_pool});  // KokkosBlas::gemm in the space
     set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::kokkos_same_pool});
-    set.set(ProviderSlot::BatchedLu, {&providers::kokkos_batched_serial});
     set.set(ProviderSlot::BatchedSolve, {&providers::kokkos_batched_serial});
     set.set(ProviderSlot::Contraction, {&providers::kokkos_same_pool});
   }
-  set.set(ProviderSlot::Elementwise, {&providers::kokkos_same_pool});
-  set.set(ProviderSlot::Reduction, {&providers::kokkos_same_pool});
   return set;
 }
 

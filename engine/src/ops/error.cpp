@@ -26,6 +26,8 @@ const char* name(OpErrorCode code) {
       return "singular";
     case OpErrorCode::Unsupported:
       return "unsupported";
+    case OpErrorCode::SessionParked:
+      return "session_parked";
   }
   return "unknown";
 }

@@ -152,3 +152,25 @@ TEST_CASE("saved values survive the forward handles being dropped", "[ad][tape]"
   loss = V();
   CHECK(ad::tape_stats().nodes_alive == alive_before);
 }
+
+namespace {
+// A user session: everything forwarded to the backend's session (a SessionWrapper subclass).
+class CountingSession final : public SessionWrapper {
+ public:
+  using SessionWrapper::SessionWrapper;
+};
+}  // namespace
+
+TEST_CASE("backward accepts a wrapped session wherever a Session& goes", "[ad][tape]") {
+  auto backend = ad_backend();
+  std::mt19937_64 rng(5);
+  auto x = V::leaf(random_tensor<double>(rng, {3, 4}));
+  REQUIRE(backend.with_session([&](Session& s) {
+    CountingSession wrapped(s);
+    auto y = ad::sum_all(wrapped, ad::multiply(wrapped, x, x));
+    ad::backward(wrapped, y);  // picked the Backend& overload (and failed to compile) before
+    const auto g = values_of(*x.grad());
+    const auto xv = values_of(x.value());
+    for (std::size_t k = 0; k < g.size(); ++k) CHECK(g[k] == Approx(2 * xv[k]));
+  }));
+}

@@ -46,7 +46,7 @@ struct Preparer {
       plan.shape = shape;
       plan.strides = strides;
       plan.route = resolve_batch_route(s, std::nullopt, {shape[1], shape[0], double(shape[0])},
-                                       s.providers().candidates(ProviderSlot::Reduction))
+                                       s.providers().candidates(ProviderSlot::BatchedGemm))
                        .value();
       plan.generation = s.providers().generation();
       return plan;
@@ -130,7 +130,7 @@ TEST_CASE("A prepared operation is prepared again when any key part changes, and
           .has_value());
 
   // Provider generation: a provider change prepares again, and the new plan carries the new route.
-  REQUIRE(backend.set_providers(ProviderSlot::Reduction, {&providers::kokkos_batched_serial}).has_value());
+  REQUIRE(backend.set_providers(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial}).has_value());
   REQUIRE(backend
               .with_session([&](Session& s) {
                 auto plan = p.get(s, "sum:all", DType::F64, {2, 3}, {1, 2});

@@ -184,13 +184,21 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
       if (!al) return unexpected(std::move(al.error()));
       auto be = scalar_as<T>(into != nullptr ? beta : std::complex<double>(0.0), kLargeGemm, "beta");
       if (!be) return unexpected(std::move(be.error()));
-      // One "item": KokkosBlas::gemm (the BLAS TPL, an independent runtime) outside fan-out; inside an
-      // outer lane the resolver rejects it and tfbench's sequential kernel computes the product.
-      const ProviderDecl& blas = tfbench::providers::openblas;
+      // One "item". The session's Gemm slot says whether KokkosBlas::gemm may run it (its BLAS TPL on
+      // host, an independent runtime; the space's own kernels or cuBLAS on device), then tfbench's
+      // sequential kernel, always allowed. The effective batch policy decides between them: inside an
+      // outer lane, or under Sequential, the resolver rejects the BLAS and the sequential kernel runs.
+      const ProviderDecl& blas =
+          is_host_space<Space>() ? tfbench::providers::openblas : tfbench::providers::kokkos_same_pool;
       thread_local ProviderCandidates candidates;
-      candidates.assign({&blas, &ops::providers::specialized});
+      candidates.clear();
+      for (const ProviderDecl* p : session.providers().candidates(ProviderSlot::Gemm)) {
+        if (p == &blas) candidates.push_back(p);
+      }
+      candidates.push_back(&ops::providers::specialized);
       const BatchProblem problem{1, std::max({m, n, k}), double(m) * double(n) * double(k)};
-      auto route = resolve_batch_route(session.context(), BatchPolicy{}, problem, candidates);
+      auto route = resolve_batch_route(session.context(), effective_batch_policy(session, std::nullopt),
+                                       problem, candidates);
       if (!route) {
         BatchedError e{BatchedErrc::NoRoute, kLargeGemm, route.error().message, route.error(), -1, 0};
         return unexpected(std::move(e));

@@ -38,6 +38,8 @@ const char* name(BatchedErrc code) {
       return "unsupported";
     case BatchedErrc::Singular:
       return "singular";
+    case BatchedErrc::SessionParked:
+      return "session_parked";
   }
   return "unknown";
 }

@@ -21,6 +21,11 @@ std::optional<BatchedError> check_operands(const Session& session, const char* w
   auto error = [&](BatchedErrc code, std::string message) {
     return std::optional<BatchedError>(BatchedError{code, where, std::move(message), std::nullopt, -1, 0});
   };
+  if (session.parked()) {
+    return error(BatchedErrc::SessionParked,
+                 "the session is a held root parked by a running phase; use the lane's session (PhaseLane::"
+                 "session())");
+  }
   for (const Operand* x : {&first, &second, &third}) {
     if (x->dtype != first.dtype) {
       return error(BatchedErrc::DTypeMismatch, std::string(x->name) + " is " + name(x->dtype) + " but " +

@@ -2,7 +2,7 @@
 #include "tfbench/engine/exec/native_session.hpp"
 
 struct Forger : tfbench::NativeSessionRef {
-  Forger() : tfbench::NativeSessionRef(nullptr, nullptr) {}
+  Forger() : tfbench::NativeSessionRef() {}
 };
 int main() {
   Forger f;

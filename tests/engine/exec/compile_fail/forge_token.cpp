@@ -1,9 +1,7 @@
-// Must not compile: only the backends can construct a native session token.
+// Must not compile: only the engine (the token rings) can construct a native session token.
 #include "tfbench/engine/exec/native_session.hpp"
 
-static const char my_marker = 0;
 int main() {
-  int fake_session = 0;
-  tfbench::NativeSessionRef forged(&my_marker, &fake_session);
+  tfbench::NativeSessionRef forged;
   (void)forged;
 }

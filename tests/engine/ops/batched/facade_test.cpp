@@ -559,6 +559,63 @@ TEST_CASE("gemm: KokkosBlas::gemm for col-major, padded, row-major and general s
               .has_value());
 }
 
+TEST_CASE("gemm: the session's Gemm providers and effective batch policy decide the route",
+          "[batched][facade][gemm]") {
+  using M2 = Tensor<double, Rank<2>, Host>;
+  auto a = M2::from_col_major({24, 16}, random_values(24 * 16, 81));
+  auto b = M2::from_col_major({16, 20}, random_values(16 * 20, 82));
+  std::vector<double> reference;
+  const auto av = a.view();
+  const auto bv = b.view();
+  auto run_gemm = [&](Session& s) {
+    auto c = M2::from_col_major({24, 20}, std::vector<double>(24 * 20, 7.0));
+    auto cw = c.view_mut();
+    auto r = tfbench::ops::gemm_into(s, av, bv, cw);
+    if (r && reference.empty()) reference.assign(c.as_slice().begin(), c.as_slice().end());
+    if (r) {
+      for (std::size_t i = 0; i < reference.size(); ++i)
+        CHECK(std::abs(c.as_slice()[i] - reference[i]) < 1e-12);
+    } else {
+      for (double x : c.as_slice()) CHECK(x == 7.0);  // a route error leaves C untouched
+    }
+    return r;
+  };
+  auto backend = backend_for_test();
+  // Default: the BLAS under Auto.
+  auto blas = backend.with_session(run_gemm).value();
+  REQUIRE(blas.has_value());
+  CHECK(blas->provider == ItemProvider::Blas);
+  // A scoped Sequential policy: tfbench's sequential kernel, not the BLAS with its own threads.
+  auto sequential =
+      backend
+          .with_session([&](Session& s) {
+            return tfbench::with_batch_policy(s, BatchPolicy{BatchStrategy::Sequential, {}},
+                                              [&](Session& scoped) { return run_gemm(scoped); });
+          })
+          .value();
+  REQUIRE(sequential.has_value());
+  CHECK(sequential->strategy == BatchStrategy::Sequential);
+  CHECK(sequential->provider == ItemProvider::Specialized);
+  // A forced strategy with no route on host: the typed route error, C untouched.
+  auto vendor = backend
+                    .with_session([&](Session& s) {
+                      return tfbench::with_batch_policy(s, BatchPolicy{BatchStrategy::WholeBatchVendor, {}},
+                                                        [&](Session& scoped) { return run_gemm(scoped); });
+                    })
+                    .value();
+  REQUIRE_FALSE(vendor.has_value());
+  CHECK(vendor.error().code == BatchedErrc::NoRoute);
+  // The backend's Gemm slot without the BLAS: the sequential kernel even under Auto.
+  REQUIRE(backend.set_providers(tfbench::ProviderSlot::Gemm, {}).has_value());
+  auto without_blas = backend.with_session(run_gemm).value();
+  REQUIRE(without_blas.has_value());
+  CHECK(without_blas->provider == ItemProvider::Specialized);
+  REQUIRE(backend.set_providers(tfbench::ProviderSlot::Gemm, {&tfbench::providers::openblas}).has_value());
+  auto with_blas = backend.with_session(run_gemm).value();
+  REQUIRE(with_blas.has_value());
+  CHECK(with_blas->provider == ItemProvider::Blas);
+}
+
 TEST_CASE("batched operations on the device backend's memory", "[batched][facade][device]") {
   auto backend = tfbench::DeviceBackend::make();
   auto host_a = random_tensor(4, 4, 16, 81), host_b = random_tensor(4, 4, 16, 82);

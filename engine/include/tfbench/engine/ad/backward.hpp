@@ -5,6 +5,7 @@
 // leaves add theirs to what earlier backward calls left (zero_grad() forgets it). The graph stays
 // valid: backward may run again (gradients accumulate). Nothing is recorded during the sweep.
 
+#include <type_traits>
 #include <utility>
 
 #include "tfbench/engine/ad/var.hpp"
@@ -20,8 +21,9 @@ void backward(Session& s, const Var<T>& y);
 template <class T>
 void backward(Session& s, const Var<T>& y, const Tensor<T>& seed);
 
-/// Enters one session on `backend` (CpuBackend, DeviceBackend) and runs the whole sweep in it.
-template <class Backend, class T>
+/// Enters one session on `backend` (CpuBackend, DeviceBackend) and runs the whole sweep in it. Not a
+/// candidate for sessions: a SessionWrapper subclass takes the Session& overload above.
+template <class Backend, class T, class = std::enable_if_t<!std::is_base_of<Session, Backend>::value>>
 auto backward(Backend& backend, const Var<T>& y) {
   return backend.with_session([&](Session& s) { backward(s, y); });
 }

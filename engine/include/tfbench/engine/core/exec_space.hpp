@@ -30,22 +30,33 @@ int concurrency(ExecSpaceKind kind);
 /// The space Kokkos uses by default for device work (Cuda where enabled, else the default host space).
 ExecSpaceKind default_device_space();
 
-/// Calls f with a default-constructed instance of the Kokkos space named by `kind`.
+namespace impl {
+/// One default instance per execution space type for the process. Kokkos 4's default constructors
+/// allocate a shared-pointer control block each time (Kokkos 3.4's were stateless): constructing one
+/// per operation would put a heap allocation on every call; copying this one only counts a reference.
+template <class Space>
+const Space& default_instance() {
+  static const Space instance;
+  return instance;
+}
+}  // namespace impl
+
+/// Calls f with the default instance of the Kokkos space named by `kind` (a copy; copies are cheap).
 /// Throws std::invalid_argument when the space is not enabled in this build.
 template <class F>
 decltype(auto) dispatch_exec_space(ExecSpaceKind kind, F&& f) {
   switch (kind) {
 #if defined(KOKKOS_ENABLE_SERIAL)
     case ExecSpaceKind::Serial:
-      return f(Kokkos::Serial());
+      return f(impl::default_instance<Kokkos::Serial>());
 #endif
 #if defined(KOKKOS_ENABLE_OPENMP)
     case ExecSpaceKind::OpenMP:
-      return f(Kokkos::OpenMP());
+      return f(impl::default_instance<Kokkos::OpenMP>());
 #endif
 #if defined(KOKKOS_ENABLE_CUDA)
     case ExecSpaceKind::Cuda:
-      return f(Kokkos::Cuda());
+      return f(impl::default_instance<Kokkos::Cuda>());
 #endif
     default:
       break;

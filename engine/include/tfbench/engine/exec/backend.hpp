@@ -85,6 +85,7 @@ enum class NativeAccessError {
   NoToken,         // the session offers no native token (a custom session that withholds it)
   ForeignBackend,  // the token belongs to another backend leaf
   WrongThread,     // the token is used off the thread that entered its session
+  Expired,         // not the live token of any session: its session has ended (an escaped pointer)
 };
 const char* name(NativeAccessError error);
 

@@ -5,16 +5,25 @@
 //  - cannot be forged: its only constructor is private and only the backends are friends; the marker
 //    it carries is a private object of the backend's translation unit, checked by the visitor;
 //  - cannot be copied or moved (so it cannot outlive the session it lives in by value);
-//  - is bound to the thread that entered the session: a visitor on another thread refuses it.
+//  - is bound to the thread that entered the session: a visitor on another thread refuses it;
+//  - is detected once its session has ended: C++ cannot stop a pointer to it from escaping the
+//    callback, so the visitor first checks, without reading a dead object, that the pointer is the
+//    live token of a session (tokens live in per-thread rings that are never freed; see
+//    engine/src/exec/token_ring.hpp) and refuses an expired one (NativeAccessError::Expired).
 // A custom session returns no token by default; a wrapper may forward its delegate's token on purpose.
 // No Kokkos here, so the compile-fail checks can include this header alone.
 
+#include <atomic>
 #include <thread>
 
 namespace tfbench {
 
 class CpuBackend;
 class DeviceBackend;
+namespace impl {
+class TokenRing;
+struct TokenRingStorage;
+}  // namespace impl
 
 class NativeSessionRef {
  public:
@@ -24,18 +33,20 @@ class NativeSessionRef {
   NativeSessionRef& operator=(NativeSessionRef&&) = delete;
   ~NativeSessionRef() = default;
 
-  /// The thread that entered the session this token belongs to.
+  /// The thread that entered the session this token belongs to (while its session is live).
   std::thread::id owner_thread() const { return owner_; }
 
  private:
   friend class CpuBackend;
   friend class DeviceBackend;
-  NativeSessionRef(const void* marker, void* native) noexcept
-      : marker_(marker), native_(native), owner_(std::this_thread::get_id()) {}
+  friend class impl::TokenRing;
+  friend struct impl::TokenRingStorage;
+  NativeSessionRef() noexcept = default;  // a ring slot; made live by TokenRing::acquire
 
-  const void* marker_;  // identifies the backend leaf that made the token
-  void* native_;        // that leaf's native session services
+  const void* marker_ = nullptr;  // identifies the backend leaf that made the token
+  void* native_ = nullptr;        // that leaf's native session services
   std::thread::id owner_;
+  std::atomic<bool> live_{false};  // its session has not ended
 };
 
 }  // namespace tfbench

@@ -40,9 +40,12 @@ struct ProviderDecl {
   double item_overhead_ns = -1;
 };
 
-/// The operation families that pick a provider. Candidates in a slot are ordered by preference.
-enum class ProviderSlot { Gemm, BatchedGemm, BatchedLu, BatchedSolve, Contraction, Elementwise, Reduction };
-inline constexpr int kProviderSlotCount = 7;
+/// The operation families that pick a provider, each read by its operations (ops::gemm, batched_gemm,
+/// batched_solve, the contractions). Candidates in a slot are ordered by preference; tfbench's own
+/// sequential kernels are always allowed after them. Elementwise operations and reductions have one
+/// implementation (tfbench's Kokkos kernels), so they have no slot.
+enum class ProviderSlot { Gemm, BatchedGemm, BatchedSolve, Contraction };
+inline constexpr int kProviderSlotCount = 4;
 const char* name(ProviderSlot slot);
 
 /// An ordered candidate list per slot and a generation that changes whenever any slot changes.

@@ -70,6 +70,9 @@ class Session {
   virtual const ProviderSet& providers() const { return *core().providers; }
   /// The process-unique id of the backend this session belongs to.
   std::uint64_t backend_id() const;
+  /// True for a held session's root while a phase runs on it: operations on it are refused
+  /// (OpErrorCode::SessionParked / BatchedErrc::SessionParked) until the phase returns.
+  bool parked() const { return core().parked; }
 
   // ---- native access and failure reporting
   /// The native token of a backend session; none for custom sessions unless they forward one.

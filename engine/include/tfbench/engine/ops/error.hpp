@@ -20,6 +20,7 @@ enum class OpErrorCode {
   StalePlan,         // a prepared plan replayed with data outside its validity key (strict replay)
   Singular,          // a matrix factorization met an exactly singular pivot
   Unsupported,       // the operation does not support this combination (said in the message)
+  SessionParked,     // the session is a held root parked by a running phase: use the lane's session
 };
 
 /// "shape_mismatch", "rank_mismatch", ...

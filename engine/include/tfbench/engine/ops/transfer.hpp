@@ -4,12 +4,14 @@
 // memory runs the copy there; otherwise the default device execution space does.
 
 #include "tfbench/engine/exec/session.hpp"
+#include "tfbench/engine/ops/impl/facade.hpp"
 #include "tfbench/engine/storage/storage.hpp"
 
 namespace tfbench::ops {
 
 template <class Src>
 auto upload(Session& s, const Src& host) {
+  (void)impl::exec_target(s);  // a parked root session is refused
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace,
                                            DeviceMemorySpace>::accessible) {
     return s.dispatch([&](auto space) { return tfbench::upload(space, host); });
@@ -20,6 +22,7 @@ auto upload(Session& s, const Src& host) {
 
 template <class Src>
 auto download(Session& s, const Src& device) {
+  (void)impl::exec_target(s);  // a parked root session is refused
   if constexpr (Kokkos::SpaceAccessibility<Kokkos::DefaultHostExecutionSpace,
                                            DeviceMemorySpace>::accessible) {
     return s.dispatch([&](auto space) { return tfbench::download(space, device); });

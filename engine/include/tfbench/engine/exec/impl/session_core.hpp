@@ -32,6 +32,9 @@ struct SessionCore {
   HostPool* host_pool = nullptr;
   DevicePool* device_pool = nullptr;
   const std::shared_ptr<LeaseCounters>* lease_counters = nullptr;
+  /// The root of a held session while a phase runs: its numerical execution is parked (operations
+  /// on it are refused with a typed error; the lanes work on their own child sessions).
+  bool parked = false;
 };
 
 /// Restores a session's scoped batch policy on scope exit, on return and on exception.

@@ -51,6 +51,7 @@ enum class BatchedErrc {
   NoRoute,           // the route resolver found no route (see route: strategy and why)
   Unsupported,       // the chosen provider cannot compute this operand combination
   Singular,          // batched_solve: an item's matrix is singular (see singular_item)
+  SessionParked,     // the session is a held root parked by a running phase: use the lane's session
 };
 const char* name(BatchedErrc code);
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "tfbench/engine/exec/session.hpp"
+#include "tfbench/engine/ops/error.hpp"
 #include "tfbench/engine/ops/impl/erased.hpp"
 #include "tfbench/engine/storage/storage.hpp"
 
@@ -71,7 +72,14 @@ class SessionScratch final : public ScratchArena {
   std::vector<ScratchLease> leases_;
 };
 
+/// The execution target of an operation on `s`; every tensor operation asks for it before it reads or
+/// writes anything, so a parked root session is refused here, with its destination untouched.
 inline ExecTarget exec_target(const Session& s) {
+  if (s.parked()) {
+    throw ops::OpError(ops::OpErrorCode::SessionParked, "ops",
+                       "the session is a held root parked by a running phase; use the lane's session "
+                       "(PhaseLane::session())");
+  }
   return {s.space(), s.threads()};
 }
 
