@@ -380,3 +380,72 @@ benchmarks:
   bad.filter = "([";
   CHECK_THROWS_AS(make_plan({c}, bad), std::invalid_argument);
 }
+
+namespace {
+
+/// A family whose every parameter has a default, so that a block may leave out `params:`.
+class AllDefaultsFamily final : public tfbench::workloads::Family {
+ public:
+  std::string_view name() const override { return "all_defaults"; }
+  std::string_view description() const override { return "test family without required parameters"; }
+  std::vector<tfbench::workloads::ParamSpec> parameters() const override {
+    return {{"size", tfbench::workloads::ParamType::Int, "elements", ParamValue{std::int64_t{64}}}};
+  }
+  std::vector<tfbench::workloads::VariantInfo> variants(
+      const tfbench::workloads::Params&, const tfbench::workloads::RunContext&) const override {
+    return {{"peer:only", tfbench::workloads::VariantKind::Peer, "only", "", std::nullopt}};
+  }
+  std::unique_ptr<tfbench::workloads::Instance> instantiate(
+      const tfbench::workloads::Params&, const std::string&,
+      const tfbench::workloads::RunContext&) const override {
+    throw tfbench::workloads::WorkloadError("not runnable");
+  }
+};
+
+}  // namespace
+
+TEST_CASE("a block without params takes the family's defaults, or names the required ones", "[config]") {
+  static const AllDefaultsFamily all_defaults;
+  LoadOptions options = fake_options();
+  options.families.push_back(&all_defaults);
+  for (const char* text :
+       {"benchmarks:\n  - family: all_defaults\n", "benchmarks:\n  - family: all_defaults\n    params:\n"}) {
+    const Config c = parse_config(text, "test.yaml", options);
+    REQUIRE(c.blocks.size() == 1);
+    CHECK(ints_of(c.blocks[0], "size") == std::vector<std::int64_t>{64});
+  }
+  const auto issues = issues_of("benchmarks:\n  - family: fake\n    threads: 1\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] ==
+        "test.yaml:2:5: benchmarks[0].params.n: missing field: required parameter, expected an integer "
+        "(matrix size)");
+}
+
+TEST_CASE("a duplicate key is an error at every level", "[config][errors]") {
+  auto issues = issues_of("benchmarks:\n  - family: fake\n    params:\n      n: 1\n      n: 2\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] == "test.yaml:5:7: benchmarks[0].params.n: duplicate key: each key may appear once");
+
+  issues = issues_of("benchmarks:\n  - family: fake\n    params: {n: {from: 1, to: 4, to: 8}}\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] == "test.yaml:3:34: benchmarks[0].params.n.to: duplicate key: each key may appear once");
+
+  issues = issues_of("defaults: {seed: 1, seed: 2}\nbenchmarks:\n  - family: fake\n    params: {n: 1}\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] == "test.yaml:1:21: defaults.seed: duplicate key: each key may appear once");
+
+  issues = issues_of("benchmarks:\n  - family: fake\n    params: {n: 1}\nbenchmarks:\n  - family: fake\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] == "test.yaml:4:1: benchmarks: duplicate key: each key may appear once");
+}
+
+TEST_CASE("a directory is not read as an empty config", "[config][errors]") {
+  try {
+    load_config("/", fake_options());
+    FAIL("loaded a directory");
+  } catch (const ConfigError& e) {
+    REQUIRE(e.issues().size() == 1);
+    CHECK(e.issues()[0].to_string() ==
+          "/: (file): cannot read the file: it is a directory, expected a YAML file");
+  }
+}

@@ -10,6 +10,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -149,6 +150,7 @@ class Loader {
             "expected a mapping with keys 'defaults' and 'benchmarks', found " + impl::describe_node(root));
       throw ConfigError(issues_);
     }
+    flag_duplicate_keys(root, "");
     check_keys(root, "", {"defaults", "benchmarks"});
 
     FileDefaults defaults;
@@ -190,16 +192,36 @@ class Loader {
     return parent.empty() ? key : parent + "." + key;
   }
 
-  /// Flags keys outside `allowed` (with the nearest allowed name) and repeated keys.
+  static std::string key_name(const YAML::Node& key) {
+    return key.IsScalar() ? key.Scalar() : impl::describe_node(key);
+  }
+
+  /// Flags every repeated key of every mapping in the document: yaml-cpp keeps both and a lookup
+  /// finds the first, so a repeated key would otherwise silently lose its second value.
+  void flag_duplicate_keys(const YAML::Node& node, const std::string& field) {
+    if (node.IsSequence()) {
+      for (std::size_t i = 0; i < node.size(); ++i)
+        flag_duplicate_keys(node[i], field + "[" + std::to_string(i) + "]");
+    } else if (node.IsMap()) {
+      std::set<std::string> seen;
+      for (auto it = node.begin(); it != node.end(); ++it) {
+        const YAML::Node key = it->first;  // by value: the iterator yields a temporary pair
+        const std::string name = key_name(key);
+        if (!seen.insert(name).second)
+          issue(key, child(field, name), "duplicate key: each key may appear once");
+        flag_duplicate_keys(it->second, child(field, name));
+      }
+    }
+  }
+
+  /// Flags keys outside `allowed` (with the nearest allowed name); repeated keys are flagged once,
+  /// for the whole document, by flag_duplicate_keys.
   void check_keys(const YAML::Node& map, const std::string& field, const std::vector<std::string>& allowed) {
     std::set<std::string> seen;
     for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node key = it->first;  // by value: the iterator yields a temporary pair
-      const std::string name = key.IsScalar() ? key.Scalar() : impl::describe_node(key);
-      if (!seen.insert(name).second) {
-        issue(key, child(field, name), "duplicate key: each key may appear once");
-        continue;
-      }
+      const YAML::Node key = it->first;
+      const std::string name = key_name(key);
+      if (!seen.insert(name).second) continue;
       if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
         issue(key, child(field, name),
               "unknown key; expected one of: " + quoted_list(allowed) + suggestion(name, allowed));
@@ -631,16 +653,19 @@ class Loader {
     const std::vector<ParamSpec> specs = block.family->parameters();
     std::vector<std::string> names;
     for (const auto& s : specs) names.push_back(s.name);
+    // `params:` may be left out (or empty) when every parameter has a default. A key that is absent
+    // yields an invalid node, which throws on anything but IsDefined().
     const YAML::Node params = node["params"];
     const std::string pfield = field + ".params";
-    if (params.IsDefined() && !params.IsNull() && !params.IsMap()) {
+    const bool given = params.IsDefined() && !params.IsNull();
+    if (given && !params.IsMap()) {
       issue(params, pfield,
             "expected a mapping of parameter names to values, found " + impl::describe_node(params));
       return;
     }
-    if (params.IsMap()) {
+    if (given) {
       for (auto it = params.begin(); it != params.end(); ++it) {
-        const std::string key = it->first.Scalar();
+        const std::string key = key_name(it->first);
         if (std::find(names.begin(), names.end(), key) == names.end()) {
           issue(it->first, child(pfield, key),
                 "unknown parameter of family " + std::string(block.family->name()) +
@@ -653,11 +678,11 @@ class Loader {
               [](const ParamSpec& a, const ParamSpec& b) { return a.name < b.name; });
     std::size_t points = 1;
     for (const ParamSpec& spec : sorted) {
-      const YAML::Node value = params.IsMap() ? params[spec.name] : YAML::Node();
+      const YAML::Node value = given ? params[spec.name] : YAML::Node();
       const std::string vfield = child(pfield, spec.name);
       if (!value.IsDefined() || value.IsNull()) {
         if (!spec.default_value) {
-          issue(params.IsMap() ? params : node, vfield,
+          issue(given ? params : node, vfield,
                 "missing field: required parameter, expected " + a_type(spec.type) +
                     (spec.description.empty() ? "" : " (" + spec.description + ")"));
           continue;
@@ -671,7 +696,7 @@ class Loader {
       }
     }
     if (points > kMaxPoints) {
-      issue(params, pfield,
+      issue(given ? params : node, pfield,
             "the sweep has " + std::to_string(points) + " points; expected at most " +
                 std::to_string(kMaxPoints));
     }
@@ -715,20 +740,32 @@ class Loader {
 }  // namespace
 
 Config parse_config(std::string_view text, const std::string& path, const LoadOptions& options) {
-  return Loader(path, options).load(text);
+  try {
+    return Loader(path, options).load(text);
+  } catch (const YAML::Exception& e) {
+    // A node a check did not expect: an input error with its place, never an abort.
+    const SourceLocation where = e.mark.is_null() ? SourceLocation{path, 0, 0}
+                                                  : SourceLocation{path, e.mark.line + 1, e.mark.column + 1};
+    throw ConfigError({{where, "(yaml)", "cannot read this part of the config: " + e.msg}});
+  }
 }
 
 Config load_config(const std::string& path, const LoadOptions& options) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
+  auto unreadable = [&](const std::string& why) {
     ConfigIssue issue;
     issue.where.file = path;
     issue.field = "(file)";
-    issue.message = "cannot read the file: " + std::string(std::strerror(errno));
-    throw ConfigError({issue});
-  }
+    issue.message = "cannot read the file: " + why;
+    return ConfigError({issue});
+  };
+  // A directory opens as an ifstream on Linux and reads as empty: say what it is instead.
+  std::error_code ec;
+  if (std::filesystem::is_directory(path, ec)) throw unreadable("it is a directory, expected a YAML file");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw unreadable(std::strerror(errno));
   std::ostringstream text;
   text << in.rdbuf();
+  if (in.bad()) throw unreadable(std::strerror(errno));
   return parse_config(text.str(), path, options);
 }
 
