@@ -412,6 +412,39 @@ def test_cli():
     check(rc == 0 and re.search(r"^\s+worker\s", stdout, re.M) is None, "worker is hidden")
 
 
+def test_option_values():
+    """Out-of-range option values exit 2 with a message (a negative seed or one beyond int64 was ignored
+    or clamped, an empty --threads ignored); a thread count Kokkos cannot start fails verification with
+    the reason instead of a SIGSEGV in the worker (issue 16, items 9 and 10)."""
+    tiny = config("tiny.yaml")
+    for value in ["-7", "9223372036854775808", "99999999999999999999999", "1e3", ""]:
+        rc, _, stderr = tfbench("run", tiny, "--seed", value, "--dry-run")
+        check(rc == 2 and "--seed: expected an integer in [0, 9223372036854775807], found '%s'" % value in stderr,
+              "--seed %r: exit %d, %s" % (value, rc, stderr))
+    out = fresh("max_seed.h5")
+    tfbench("run", tiny, "--seed", "9223372036854775807", "--threads", "1", "--filter", "elements=4096/kokkos",
+            "--no-ceilings", "--out", out, expect=0)
+    attrs, _, _ = rows_of(out)
+    check(int(attrs["seed"]) == 9223372036854775807, "the seed is recorded unchanged: %s" % attrs["seed"])
+    for command in ["run", "list"]:
+        rc, _, stderr = tfbench(command, tiny, "--threads", "", "--dry-run" if command == "run" else "--filter=.")
+        check(rc == 2 and "--threads: expected at least one thread count" in stderr, "%s --threads ''" % command)
+        rc, _, stderr = tfbench(command, tiny, "--space", "", "--dry-run" if command == "run" else "--filter=.")
+        check(rc == 2 and "--space" in stderr, "%s --space ''" % command)
+
+    for threads in ["1000", "4096"]:
+        out = fresh("threads_%s.h5" % threads)
+        _, stdout, stderr = tfbench("run", tiny, "--threads", threads, "--no-ceilings", "--out", out, expect=1)
+        check("see its messages above" not in stdout + stderr, "no pointer at messages that do not exist")
+        _, workers, rows = rows_of(out)
+        reason = "Kokkos's OpenMP back-end runs at most 512 threads, %s requested" % threads
+        check(len(workers) == 1 and workers[0]["exit"].startswith("verification failed: " + reason),
+              "workers.exit: %s" % [w["exit"] for w in workers])
+        check(rows and all(r["status"] == "error" and reason in r["error"] for r in rows), "every row says why")
+        rc, stdout, _ = tfbench("info", "--threads", threads)
+        check(rc == 1 and reason in stdout, "info says why: %s" % stdout)
+
+
 def lock_text(pid, host):
     return "pid=%d\nhost=%s\nsince=2026-01-01T00:00:00.000Z\ncommand=tfbench run x.yaml\n" % (pid, host)
 
@@ -548,6 +581,7 @@ TESTS = {
     "merge": test_merge,
     "interrupt": test_interrupt,
     "cli": test_cli,
+    "option_values": test_option_values,
     "writers": test_writers,
     "config_output": test_config_output,
     "full_disk": test_full_disk,

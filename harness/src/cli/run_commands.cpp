@@ -9,9 +9,23 @@
 #include <unistd.h>
 
 #include <iostream>
+#include <limits>
+#include <optional>
 
 namespace tfbench::harness::cli {
 namespace {
+
+/// The result file stores the seed as int64.
+constexpr std::uint64_t kMaxSeed = static_cast<std::uint64_t>(std::numeric_limits<std::int64_t>::max());
+
+/// Decimal digits only, at most kMaxSeed; nullopt otherwise.
+std::optional<std::uint64_t> parse_seed(const std::string& text) {
+  if (text.empty() || text.size() > 19 || text.find_first_not_of("0123456789") != std::string::npos)
+    return std::nullopt;
+  const std::uint64_t value = std::stoull(text);
+  if (value > kMaxSeed) return std::nullopt;
+  return value;
+}
 
 /// Options shared by run and list: the ones that change which cases exist.
 struct SelectionOptions {
@@ -21,22 +35,25 @@ struct SelectionOptions {
   std::string space;
   int repetitions = 0;
   double min_time = 0.0;
+  CLI::Option* threads_option = nullptr;
+  CLI::Option* space_option = nullptr;
 
   void add(CLI::App* sub, bool timing) {
     sub->add_option("configs", configs, "YAML config file(s) (docs/configs.md)")
         ->required()
         ->type_name("CONFIG");
-    sub->add_option("--threads", threads,
-                    "thread configurations for every case, overriding the configs: e.g. 1,2,max "
-                    "(max = CPUs tfbench may use)")
-        ->type_name("LIST");
+    threads_option = sub->add_option("--threads", threads,
+                                     "thread configurations for every case, overriding the configs: e.g. "
+                                     "1,2,max (max = CPUs tfbench may use)")
+                         ->type_name("LIST");
     sub->add_option(
            "--filter", filter,
            "only cases whose id <family>/<params>/<variant> contains a match of this ECMAScript regex")
         ->type_name("REGEX");
-    sub->add_option("--space", space,
-                    "execution space for every case, overriding the configs (serial, openmp, ...)")
-        ->type_name("SPACE");
+    space_option =
+        sub->add_option("--space", space,
+                        "execution space for every case, overriding the configs (serial, openmp, ...)")
+            ->type_name("SPACE");
     if (timing) {
       sub->add_option("--repetitions", repetitions, "samples per case, overriding the configs")
           ->check(CLI::Range(1, 100000))
@@ -49,13 +66,14 @@ struct SelectionOptions {
 
   /// Fills the overrides; returns false (after printing why) on a bad value.
   bool overrides(RunOverrides& o) const {
+    // Given, even empty (`--threads ''`), the value is checked: an empty list is an error, not "unset".
     try {
-      if (!threads.empty()) o.threads = parse_thread_list(threads, available_cpus());
+      if (threads_option->count() > 0) o.threads = parse_thread_list(threads, available_cpus());
     } catch (const std::invalid_argument& e) {
       std::cerr << "--threads: " << e.what() << "\n";
       return false;
     }
-    if (!space.empty()) {
+    if (space_option->count() > 0) {
       const auto kind = parse_exec_space(space);
       if (!kind || !is_enabled(*kind)) {
         std::cerr << "--space: '" << space << "' is not an execution space enabled in this build\n";
@@ -88,8 +106,9 @@ class RunCommand final : public Command {
         ->type_name("FILE");
     sub->add_flag("--overwrite", options_.overwrite,
                   "replace --out if it exists (never a file another run is writing, nor a config)");
-    sub->add_option("--seed", seed_, "base seed of the random inputs (default: the config's, else 1)")
-        ->type_name("N");
+    seed_option_ =
+        sub->add_option("--seed", seed_, "base seed of the random inputs (default: the config's, else 1)")
+            ->type_name("N");
     sub->add_flag("--dry-run", options_.dry_run, "list the cases and the output path, measure nothing");
     sub->add_flag("--no-ceilings", no_ceilings_,
                   "skip measuring the machine ceilings in each worker (saves about a second per thread "
@@ -107,7 +126,14 @@ class RunCommand final : public Command {
     options_.configs = selection_.configs;
     if (!selection_.overrides(options_.overrides)) return kRunBadInput;
     if (!out_.empty()) options_.out = out_;
-    if (seed_ >= 0) options_.seed = static_cast<std::uint64_t>(seed_);
+    if (seed_option_->count() > 0) {
+      const auto seed = parse_seed(seed_);
+      if (!seed) {
+        std::cerr << "--seed: expected an integer in [0, " << kMaxSeed << "], found '" << seed_ << "'\n";
+        return kRunBadInput;
+      }
+      options_.seed = *seed;
+    }
     if (!proc_bind_.empty()) options_.omp_proc_bind = proc_bind_;
     if (!places_.empty()) options_.omp_places = places_;
     options_.measure_ceilings = !no_ceilings_;
@@ -119,7 +145,8 @@ class RunCommand final : public Command {
   RunOptions options_;
   SelectionOptions selection_;
   std::string out_, proc_bind_, places_;
-  std::int64_t seed_ = -1;
+  CLI::Option* seed_option_ = nullptr;
+  std::string seed_;  // text: CLI11 would clamp a value beyond int64, and a negative one meant "unset"
   bool no_ceilings_ = false;
 };
 

@@ -320,9 +320,14 @@ class Session {
       }
       if (!hello_) {
         ++tally_.verification_failures;
-        record_pending(w, pending, "error",
-                       "worker " + std::to_string(process.pid) + " failed before verification: " + how +
-                           " (see its messages above)");
+        // It died starting Kokkos or the BLAS library (before its first message): say so, and
+        // where to look, rather than point at messages that may not exist.
+        const std::string why = "worker " + std::to_string(process.pid) +
+                                " died before reporting its verification (" + how +
+                                ") while starting Kokkos and the BLAS library with " +
+                                std::to_string(w.threads) + " thread(s); anything it printed went to stderr";
+        progress_.note(why);
+        record_pending(w, pending, "error", why);
       } else if (!hello_->verified) {
         ++tally_.verification_failures;
         writer_.update_worker(*worker_index, worker_row_);

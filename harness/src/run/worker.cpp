@@ -21,6 +21,7 @@
 #include <iostream>
 #include <iterator>
 #include <memory>
+#include <optional>
 #include <sstream>
 
 namespace tfbench::harness::impl {
@@ -72,6 +73,40 @@ std::uint64_t hash_text(const std::string& text) {
   std::signal(SIGSEGV, SIG_DFL);
   std::raise(SIGSEGV);
   std::_Exit(139);
+}
+
+/// Kokkos's OpenMP back-end keeps a fixed table of thread data (OpenMPExec::MAX_THREAD_COUNT in 3.4,
+/// OpenMPTraits::MAX_THREAD_COUNT in 4.x) and overruns it, dying with SIGSEGV or SIGABRT, when
+/// initialized with more threads.
+constexpr int kKokkosOpenMPMaxThreads = 512;
+
+/// Why Kokkos must not be started with the job's thread count at all (nullopt: it may).
+std::optional<std::string> unstartable(const WorkerJob& job) {
+  if (!is_enabled(ExecSpaceKind::OpenMP) || job.threads <= kKokkosOpenMPMaxThreads) return std::nullopt;
+  std::string why = "Kokkos's OpenMP back-end runs at most " + std::to_string(kKokkosOpenMPMaxThreads) +
+                    " threads, " + std::to_string(job.threads) +
+                    " requested (the worker did not start Kokkos)";
+  const int cpus = affinity_cpu_count();
+  if (cpus < job.threads) {
+    why += "; the affinity mask holds " + std::to_string(cpus) + " CPU(s) for " +
+           std::to_string(job.threads) + " threads";
+  }
+  return why;
+}
+
+/// What a worker that refused to start Kokkos reports: nothing verified, counts 0 (unknown).
+Hello refused(const WorkerJob& job, const std::string& why) {
+  Hello h;
+  h.pid = getpid();
+  h.exec_space = name(job.space);
+  h.threads = job.threads;
+  h.blas_threads_requested = job.threads;
+  h.affinity_cpus = affinity_cpu_count();
+  h.omp_proc_bind = environment_value("OMP_PROC_BIND");
+  h.omp_places = environment_value("OMP_PLACES");
+  h.verified = false;
+  h.why = why;
+  return h;
 }
 
 Hello verify(const WorkerJob& job) {
@@ -250,6 +285,10 @@ int worker_main(int message_fd) {
     return 2;
   }
 
+  if (const auto why = unstartable(job)) {
+    channel.send(to_json(refused(job, *why)));
+    return 3;
+  }
   int rc = 0;
   {
     KokkosStartOptions options;  // warnings off: OMP_PROC_BIND is unset on purpose (environment.hpp)
