@@ -2,6 +2,7 @@
 
 #include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
 
+#include <KokkosKernels_config.h>
 #include <KokkosBlas3_gemm.hpp>
 #include <Kokkos_Core.hpp>
 
@@ -119,7 +120,13 @@ LargeGemmTrace execute_large_gemm(const Space& space, T alpha, const ItemBatch<c
     const auto av = operand(space, a, a_scratch, trace.packed_a);
     const auto bv = operand(space, b, b_scratch, trace.packed_b);
     const auto cv = left_view<T, Space>(c_data, m, n, ldc);
+    // On the operation's own instance where Kokkos Kernels takes one (4.x): its instance-less overload
+    // default-constructs the space, which allocates on Kokkos 4.
+#if defined(KOKKOSKERNELS_VERSION) && KOKKOSKERNELS_VERSION >= 40000
+    KokkosBlas::gemm(space, av.trans, bv.trans, alpha, av.view, bv.view, beta, cv);
+#else
     KokkosBlas::gemm(av.trans, bv.trans, alpha, av.view, bv.view, beta, cv);
+#endif
   }
   if (trace.packed_c) {
     const T* src = c_scratch.data();
