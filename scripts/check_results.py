@@ -52,7 +52,7 @@ def check(result, threads=None, runs=None, allow_incomplete=False, min_ok_rows=1
         if ok < min_ok_rows:
             problems.append(f"{where}: {ok} ok result row(s), expected at least {min_ok_rows}")
         bad = [r for r in run.rows if r["variant_kind"] != "peer" and r["status"] in
-               ("check_failed", "error", "crashed")]
+               ("check_failed", "error", "crashed", "timed_out")]
         for r in bad[:5]:
             problems.append(f"{where}: {r['case_id']} [{r['threads']}t] {r['status']}: {r['error']}")
     return problems

@@ -412,6 +412,40 @@ def test_cli():
     check(rc == 0 and re.search(r"^\s+worker\s", stdout, re.M) is None, "worker is hidden")
 
 
+def test_timeout():
+    """A hung variant (a real worker busy-waiting forever) is killed at its case's time limit and recorded
+    timed_out with the limit; a fresh worker runs the case's other variants and the later cases. The
+    limit comes from --case-timeout, or from the config's block (31 s), and a run whose output is not a
+    terminal says what is still running after 30 s (issue 16, item 5)."""
+    hang = {"TFBENCH_FAULT_INJECT": "delay:bandwidth_control/elements=8192/peer:openmp:1e12"}
+    hung_id = "bandwidth_control/elements=8192/peer:openmp"
+    for limit, args in [(2, ["--case-timeout", "2"]), (31, [])]:
+        out = fresh("timeout_%d.h5" % limit)
+        started = time.time()
+        _, stdout, _ = tfbench("run", config("timeout.yaml"), "--no-ceilings", "--out", out, *args, env=hang, expect=1)
+        elapsed = time.time() - started
+        check(limit <= elapsed < limit + 15, "the run took %.1f s for a limit of %d s" % (elapsed, limit))
+        attrs, workers, rows = rows_of(out)
+        check(attrs["status"] == "complete", "run status " + attrs["status"])
+        check(len(rows) == 6, "every row recorded: %d" % len(rows))
+        by_id = {r["case_id"]: r for r in rows}
+        hung = by_id[hung_id]
+        check(hung["status"] == "timed_out", "hung variant: %s %s" % (hung["status"], hung["error"]))
+        check(hung["error"].startswith("exceeded the case time limit of %d s while timing (worker %d killed"
+                                       % (limit, workers[0]["pid"])), hung["error"])
+        check(all(r["status"] == "ok" for r in rows if r["case_id"] != hung_id),
+              "the other variant of the case and the later cases are measured: %s"
+              % [(r["case_id"], r["status"]) for r in rows])
+        check(all(float(r["case_timeout_s"]) == limit for r in rows), "every row records its limit")
+        check([w["exit"] for w in workers] == ["killed: case time limit of %d s exceeded" % limit, "ok"],
+              "a fresh worker after the kill: %s" % [w["exit"] for w in workers])
+        check("%s exceeded the case time limit of %d s while timing: killed; starting a fresh worker" % (hung_id, limit)
+              in stdout, stdout)
+        check(("still running after 30 s: threads=1 " in stdout) == (limit > 30), "a quiet run says what runs")
+        _, report, _ = tfbench("report", out, expect=0)
+        check("timed_out" in report, "report shows the status")
+
+
 def test_option_values():
     """Out-of-range option values exit 2 with a message (a negative seed or one beyond int64 was ignored
     or clamped, an empty --threads ignored); a thread count Kokkos cannot start fails verification with
@@ -582,6 +616,7 @@ TESTS = {
     "interrupt": test_interrupt,
     "cli": test_cli,
     "option_values": test_option_values,
+    "timeout": test_timeout,
     "writers": test_writers,
     "config_output": test_config_output,
     "full_disk": test_full_disk,

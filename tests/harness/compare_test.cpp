@@ -242,3 +242,12 @@ TEST_CASE("paired rounds: a round where a side failed pairs nothing", "[compare]
   CHECK(r.rows[0].judgement.round_ratios.size() == 6);
   CHECK(r.rows[0].judgement.verdict == Verdict::Regression);
 }
+
+TEST_CASE("a row that timed out is a regression of an ok one", "[compare]") {
+  const ResultsFile base = file_of("a.h5", {row("fake/n=1/engine", 1, around(1.0, 6))});
+  const ResultsFile fresh = file_of("b.h5", {row("fake/n=1/engine", 1, {}, "timed_out")});
+  const CompareReport r = compare_results(base, fresh, CompareSettings{});
+  REQUIRE(r.rows.size() == 1);
+  CHECK(r.rows[0].judgement.verdict == Verdict::Regression);
+  CHECK_THAT(r.rows[0].judgement.reason, Catch::StartsWith("status timed_out (base ok)"));
+}

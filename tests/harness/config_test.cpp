@@ -449,3 +449,57 @@ TEST_CASE("a directory is not read as an empty config", "[config][errors]") {
           "/: (file): cannot read the file: it is a directory, expected a YAML file");
   }
 }
+
+TEST_CASE("case time limits: config defaults and blocks, --case-timeout, and the scaled default", "[plan]") {
+  const Config c = parse(R"(
+defaults: {case_timeout: 30, threads: 1}
+benchmarks:
+  - family: fake
+    params: {n: 1}
+  - family: fake
+    params: {n: 2}
+    case_timeout: 0
+  - family: fake
+    params: {n: 3}
+    repetitions: 100
+    min_time: 1
+)");
+  REQUIRE(c.blocks.size() == 3);
+  CHECK(c.blocks[0].case_timeout == 30.0);
+  CHECK(c.blocks[1].case_timeout == 0.0);  // no limit
+
+  const RunPlan plan = make_plan({c}, {});
+  REQUIRE(plan.workers.size() == 1);
+  REQUIRE(plan.workers[0].groups.size() == 3);
+  CHECK(case_time_limit(plan.workers[0].groups[0]) == 30.0);
+  CHECK(case_time_limit(plan.workers[0].groups[1]) == 0.0);
+  CHECK(case_time_limit(plan.workers[0].groups[2]) == 30.0);  // the file's default wins over the scaled one
+
+  RunOverrides overrides;
+  overrides.case_timeout = 5.0;
+  const RunPlan overridden = make_plan({c}, overrides);
+  for (const auto& g : overridden.workers[0].groups) CHECK(case_time_limit(g) == 5.0);
+
+  // Without a limit anywhere: 60 s, or 60 s per expected second of a longer case.
+  const RunPlan scaled =
+      make_plan({parse("benchmarks:\n  - family: fake\n    params: {n: [1, 2]}\n    min_time: "
+                       "2\n    threads: 1\n  - family: fake\n    params: {n: 3}\n    "
+                       "min_time: 0.01\n    threads: 1\n")},
+                {});
+  const auto& groups = scaled.workers[0].groups;
+  REQUIRE(groups.size() == 3);
+  CHECK(expected_case_seconds(groups[0]) == Approx(3 * (5 + 2.5) * 2.0));  // 3 variants, 5 samples
+  CHECK(case_time_limit(groups[0]) == Approx(60.0 * 45.0));
+  CHECK(case_time_limit(groups[2]) == 60.0);
+
+  auto issues =
+      issues_of("defaults: {case_timeout: -1}\nbenchmarks:\n  - family: fake\n    params: {n: 1}\n");
+  REQUIRE(issues.size() == 1);
+  CHECK(issues[0] ==
+        "test.yaml:1:26: defaults.case_timeout: expected seconds per case (0: no limit) in [0, 1000000], "
+        "found -1");
+  issues = issues_of("benchmarks:\n  - family: fake\n    params: {n: 1}\n    case_timeout: soon\n");
+  REQUIRE(issues.size() == 1);
+  CHECK_THAT(issues[0],
+             Catch::StartsWith("test.yaml:4:19: benchmarks[0].case_timeout: expected seconds per case"));
+}

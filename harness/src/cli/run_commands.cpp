@@ -97,7 +97,7 @@ class RunCommand final : public Command {
         "run",
         "Run the cases of the config(s): one worker process per thread configuration, "
         "results appended to an HDF5 file case by case.\n"
-        "Exit codes: 0 all ok or skipped, 1 a case failed (check_failed, error, crashed) or "
+        "Exit codes: 0 all ok or skipped, 1 a case failed (check_failed, error, crashed, timed_out) or "
         "a worker failed verification, 2 bad input (also: the output is being written by another run, or "
         "is a config), 3 the result file could not be written (it keeps every row printed before), "
         "130 interrupted.");
@@ -109,6 +109,12 @@ class RunCommand final : public Command {
     seed_option_ =
         sub->add_option("--seed", seed_, "base seed of the random inputs (default: the config's, else 1)")
             ->type_name("N");
+    sub->add_option("--case-timeout", case_timeout_,
+                    "seconds one case (all its variants) may take before its worker is killed and the "
+                    "variant running is recorded timed_out; 0: no limit (default: the config's case_timeout, "
+                    "else 60 s scaled by the case's expected time)")
+        ->check(CLI::Range(0.0, 1e6))
+        ->type_name("S");
     sub->add_flag("--dry-run", options_.dry_run, "list the cases and the output path, measure nothing");
     sub->add_flag("--no-ceilings", no_ceilings_,
                   "skip measuring the machine ceilings in each worker (saves about a second per thread "
@@ -126,6 +132,7 @@ class RunCommand final : public Command {
     options_.configs = selection_.configs;
     if (!selection_.overrides(options_.overrides)) return kRunBadInput;
     if (!out_.empty()) options_.out = out_;
+    if (case_timeout_ >= 0.0) options_.overrides.case_timeout = case_timeout_;
     if (seed_option_->count() > 0) {
       const auto seed = parse_seed(seed_);
       if (!seed) {
@@ -147,6 +154,7 @@ class RunCommand final : public Command {
   std::string out_, proc_bind_, places_;
   CLI::Option* seed_option_ = nullptr;
   std::string seed_;  // text: CLI11 would clamp a value beyond int64, and a negative one meant "unset"
+  double case_timeout_ = -1.0;  // CLI::Range keeps a given value >= 0
   bool no_ceilings_ = false;
 };
 

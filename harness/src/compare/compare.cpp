@@ -167,7 +167,7 @@ namespace {
 using Key = std::tuple<std::string, std::int64_t, std::string>;  // case_id, threads, exec_space
 
 bool failed(const std::string& status) {
-  return status == "crashed" || status == "check_failed" || status == "error";
+  return status == "crashed" || status == "check_failed" || status == "error" || status == "timed_out";
 }
 
 struct Indexed {

@@ -86,6 +86,7 @@ namespace {
 constexpr std::size_t kMaxRangeValues = 100000;
 constexpr std::size_t kMaxPoints = 1000000;
 constexpr int kMaxThreads = 4096;
+constexpr double kMaxCaseTimeout = 1e6;  // seconds: about 11 days
 
 std::string quoted_list(const std::vector<std::string>& names) {
   std::vector<std::string> q;
@@ -115,6 +116,7 @@ struct FileDefaults {
   int repetitions = BuiltinDefaults::repetitions;
   double min_time = BuiltinDefaults::min_time;
   std::optional<double> threshold_pct;
+  std::optional<double> case_timeout;
   std::optional<std::uint64_t> seed;
 };
 
@@ -452,6 +454,11 @@ class Loader {
                                "a regression threshold in percent"))
         into.threshold_pct = *v;
     }
+    if (const YAML::Node n = map["case_timeout"]; n.IsDefined()) {
+      if (auto v = read_number(n, child(field, "case_timeout"), 0.0, kMaxCaseTimeout, true,
+                               "seconds per case (0: no limit)"))
+        into.case_timeout = *v;
+    }
   }
 
   void read_defaults(const YAML::Node& node, FileDefaults& defaults) {
@@ -460,7 +467,7 @@ class Loader {
       return;
     }
     check_keys(node, "defaults",
-               {"threads", "exec_space", "repetitions", "min_time", "threshold_pct", "seed"});
+               {"threads", "exec_space", "repetitions", "min_time", "threshold_pct", "case_timeout", "seed"});
     read_common(node, "defaults", defaults);
     if (const YAML::Node n = node["seed"]; n.IsDefined()) {
       if (auto v = read_integer(n, "defaults.seed", 0, std::numeric_limits<std::int64_t>::max(),
@@ -587,7 +594,7 @@ class Loader {
     const std::size_t issues_before = issues_.size();
     check_keys(node, field,
                {"family", "params", "variants", "threads", "exec_space", "repetitions", "min_time",
-                "threshold_pct"});
+                "threshold_pct", "case_timeout"});
     BenchmarkBlock block;
     block.index = index;
     block.where = at(node);
@@ -622,6 +629,7 @@ class Loader {
     block.repetitions = settings.repetitions;
     block.min_time = settings.min_time;
     block.threshold_pct = settings.threshold_pct;
+    block.case_timeout = settings.case_timeout;
 
     if (block.family) read_params(node, field, block);
 

@@ -14,6 +14,16 @@ std::string case_id(const CaseGroup& group, const std::string& variant) {
   return group.group_id + "/" + variant;
 }
 
+double expected_case_seconds(const CaseGroup& group) {
+  return static_cast<double>(group.variants.size()) * (group.repetitions + 2.5) * group.min_time;
+}
+
+double case_time_limit(const CaseGroup& group) {
+  if (group.case_timeout) return *group.case_timeout;
+  constexpr double kBaseLimit = 60.0;  // asv's default timeout per benchmark
+  return kBaseLimit * std::max(1.0, expected_case_seconds(group));
+}
+
 std::size_t WorkerPlan::row_count() const {
   std::size_t n = 0;
   for (const auto& g : groups) n += g.variants.size();
@@ -68,6 +78,7 @@ RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overri
             group.repetitions = overrides.repetitions.value_or(block.repetitions);
             group.min_time = overrides.min_time.value_or(block.min_time);
             group.threshold_pct = block.threshold_pct;
+            group.case_timeout = overrides.case_timeout ? overrides.case_timeout : block.case_timeout;
             group.where = block.where;
             for (auto& v : block.family->variants(params, ctx)) {
               if (!block.variant_patterns.empty() &&

@@ -85,6 +85,7 @@ const std::vector<Column<ResultRow>>& result_columns() {
       text("finished_utc", &R::finished_utc),
       number("overhead_s", &R::overhead_s),
       integer("worker_pid", &R::worker_pid),
+      number("case_timeout_s", &R::case_timeout_s),
   };
   return columns;
 }

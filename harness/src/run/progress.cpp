@@ -6,13 +6,18 @@
 #include <cmath>
 
 namespace tfbench::harness::impl {
+namespace {
+constexpr double kFirstHeartbeatSeconds = 30.0;
+}  // namespace
 
 Progress::Progress(std::ostream& out, bool interactive, std::size_t total_rows, double total_weight)
     : out_(out),
       interactive_(interactive),
       total_rows_(total_rows),
       total_weight_(total_weight),
-      start_(std::chrono::steady_clock::now()) {}
+      start_(std::chrono::steady_clock::now()),
+      activity_since_(start_),
+      next_heartbeat_s_(kFirstHeartbeatSeconds) {}
 
 double Progress::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
@@ -33,12 +38,16 @@ void Progress::note(const std::string& text) {
 
 void Progress::activity(const std::string& text) {
   activity_ = text;
+  activity_since_ = std::chrono::steady_clock::now();
+  next_heartbeat_s_ = kFirstHeartbeatSeconds;
   tick();
 }
 
 void Progress::done(const ResultRow& row, double weight) {
   ++done_rows_;
   done_weight_ += weight;
+  activity_since_ = std::chrono::steady_clock::now();
+  next_heartbeat_s_ = kFirstHeartbeatSeconds;
   clear_status();
   std::string line = "[" + std::to_string(done_rows_) + "/" + std::to_string(total_rows_) + "] " +
                      row.case_id + " threads=" + std::to_string(row.threads) + " " + row.exec_space + ": ";
@@ -59,8 +68,17 @@ void Progress::done(const ResultRow& row, double weight) {
 }
 
 void Progress::tick(bool force) {
-  if (!interactive_) return;
   const auto now = std::chrono::steady_clock::now();
+  if (!interactive_) {
+    // Without a status line a hung case would print nothing at all until its time limit.
+    const double quiet = std::chrono::duration<double>(now - activity_since_).count();
+    if (!activity_.empty() && quiet >= next_heartbeat_s_) {
+      out_ << "still running after " << format_seconds(quiet) << ": " << activity_ << '\n';
+      out_.flush();
+      next_heartbeat_s_ *= 2;
+    }
+    return;
+  }
   if (!force && status_shown_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
   const double t = elapsed();

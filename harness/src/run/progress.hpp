@@ -1,6 +1,7 @@
 #pragma once
 // What `tfbench run` prints while it runs: one line per finished row, and on a terminal a live
-// status line (case i of N, elapsed, estimated remaining, what is running now).
+// status line (case i of N, elapsed, estimated remaining, what is running now); elsewhere (a CI log)
+// a "still running" line when nothing has happened for 30 s, 60 s, 120 s, ...
 
 #include "tfbench/harness/results.hpp"
 
@@ -34,6 +35,8 @@ class Progress {
   double total_weight_, done_weight_ = 0.0;
   std::chrono::steady_clock::time_point start_;
   std::string activity_;
+  std::chrono::steady_clock::time_point activity_since_;
+  double next_heartbeat_s_;
   bool status_shown_ = false;
   std::chrono::steady_clock::time_point last_draw_{};
 };

@@ -62,6 +62,22 @@ std::string default_output_path() {
   return path;
 }
 
+/// "while checking", ... for the phase a worker last announced.
+std::string while_doing(const std::string& phase) {
+  return phase == "check"     ? "while checking"
+         : phase == "collect" ? "while collecting counts and metrics"
+         : phase == "time"    ? "while timing"
+                              : "before any variant began";
+}
+
+/// A case the parent stopped for exceeding its time limit.
+struct TimedOut {
+  std::size_t index = 0;
+  std::optional<std::string> variant;  // the variant it was on, when the worker had said
+  std::string phase;
+  double limit_s = 0.0;
+};
+
 /// A case of a worker plan still to be run, with the variants not yet recorded.
 struct PendingCase {
   std::size_t index = 0;
@@ -76,7 +92,7 @@ struct Tally {
   double ceilings_s = 0.0;
   std::size_t workers = 0;
   bool failures() const {
-    for (const char* s : {"check_failed", "error", "crashed"}) {
+    for (const char* s : {"check_failed", "error", "crashed", "timed_out"}) {
       const auto it = by_status.find(s);
       if (it != by_status.end() && it->second) return true;
     }
@@ -130,6 +146,7 @@ class Session {
     row.blas_threads = hello_ ? hello_->blas_threads : 0;
     row.threshold_pct = g.threshold_pct ? *g.threshold_pct : kNaN;
     row.worker_pid = current_pid_;
+    row.case_timeout_s = case_time_limit(g);
     return row;
   }
 
@@ -191,6 +208,35 @@ class Session {
     pending.clear();
   }
 
+  /// The worker was killed for exceeding its case's limit: the variant it was on (every variant of
+  /// the case not yet recorded, if it had not said) is `timed_out`; a fresh worker goes on with the
+  /// rest, this case's other variants included.
+  void record_timeout(const WorkerPlan& w, std::vector<PendingCase>& pending, const TimedOut& t, pid_t pid) {
+    const std::string limit = format_seconds(t.limit_s);
+    auto it = std::find_if(pending.begin(), pending.end(),
+                           [&](const PendingCase& p) { return p.index == t.index; });
+    if (it == pending.end()) return;  // its rows arrived just before the kill
+    const CaseGroup& g = w.groups[it->index];
+    std::vector<std::string> culprits = it->variants;
+    if (t.variant && std::count(it->variants.begin(), it->variants.end(), *t.variant))
+      culprits = {*t.variant};
+    std::vector<ResultRow> rows;
+    for (const auto& v : culprits) {
+      ResultRow row = base_row(w, g, v);
+      row.status = "timed_out";
+      row.error = "exceeded the case time limit of " + limit + " " + while_doing(t.phase) + " (worker " +
+                  std::to_string(pid) + " killed; a case that is only slow needs a larger case_timeout)";
+      rows.push_back(std::move(row));
+      it->variants.erase(std::remove(it->variants.begin(), it->variants.end(), v), it->variants.end());
+    }
+    record(w, g, std::move(rows));
+    const std::string what = culprits.size() == 1 ? case_id(g, culprits.front()) : g.group_id;
+    if (it->variants.empty()) pending.erase(it);
+    progress_.note("worker " + std::to_string(pid) + ": " + what + " exceeded the case time limit of " +
+                   limit + " " + while_doing(t.phase) + ": killed" +
+                   (pending.empty() ? "" : "; starting a fresh worker for the remaining cases"));
+  }
+
   void run_worker_plan(const WorkerPlan& w) {
     std::vector<PendingCase> pending;
     for (std::size_t i = 0; i < w.groups.size(); ++i) {
@@ -247,6 +293,10 @@ class Session {
                      (ceilings ? " (restarted)" : ""));
       progress_.activity(label + ": starting worker");
       std::optional<std::size_t> worker_index;
+      // The worker runs its cases in job order, which is the order of `pending`: once it is ready,
+      // the case it is on is pending.front(), since the later of its start and the last rows message.
+      std::optional<Clock::time_point> case_started;
+      std::optional<TimedOut> timed_out;
 
       auto on_message = [&](const Json& m) {
         const std::string& kind = m.at("msg").as_string();
@@ -269,6 +319,7 @@ class Session {
           tally_.ceilings_s += worker_row_.ceilings_s;
           ceilings = workloads::Ceilings{worker_row_.ceiling_gflops, worker_row_.ceiling_gbs};
           if (worker_index) writer_.update_worker(*worker_index, worker_row_);
+          case_started = Clock::now();
         } else if (kind == "begin") {
           current_ =
               std::make_pair(static_cast<std::size_t>(m.at("case").as_int()), m.at("variant").as_string());
@@ -292,10 +343,28 @@ class Session {
                                        [&](const PendingCase& p) { return p.index == index; }),
                         pending.end());
           current_.reset();
+          case_started = Clock::now();
         }
       };
-      const impl::ProcessEnd end = impl::supervise(
-          process, signals_, on_message, [&] { progress_.tick(); }, options_.interactive ? 200 : 1000);
+      auto on_tick = [&] {
+        progress_.tick();
+        if (timed_out || !case_started || pending.empty()) return;
+        const double limit = case_time_limit(w.groups[pending.front().index]);
+        if (limit <= 0.0 || seconds_since(*case_started) <= limit) return;
+        TimedOut t;
+        t.index = pending.front().index;
+        t.limit_s = limit;
+        if (current_ && current_->first == t.index) {
+          t.variant = current_->second;
+          t.phase = current_phase_;
+        }
+        timed_out = t;
+        // SIGKILL: a hung variant (a busy loop, a deadlock) need not answer SIGTERM. Supervision goes
+        // on until the pipe closes, so rows the worker sent just before are still recorded.
+        kill(process.pid, SIGKILL);
+      };
+      const impl::ProcessEnd end =
+          impl::supervise(process, signals_, on_message, on_tick, options_.interactive ? 200 : 1000);
       const std::string how = impl::describe_wait_status(end.wait_status);
 
       if (!worker_index) {
@@ -334,6 +403,10 @@ class Session {
         progress_.note("worker " + std::to_string(process.pid) + ": " + label +
                        ": verification failed: " + hello_->why);
         record_pending(w, pending, "error", "verification failed: " + hello_->why);
+      } else if (timed_out) {
+        worker_row_.exit = "killed: case time limit of " + format_seconds(timed_out->limit_s) + " exceeded";
+        writer_.update_worker(*worker_index, worker_row_);
+        record_timeout(w, pending, *timed_out, process.pid);
       } else if (pending.empty() && how == "ok") {
         worker_row_.exit = "ok";
         writer_.update_worker(*worker_index, worker_row_);
@@ -342,22 +415,20 @@ class Session {
         // with everything else, this case's other variants included.
         worker_row_.exit = how;
         writer_.update_worker(*worker_index, worker_row_);
-        const std::string while_doing = current_phase_ == "check"     ? "while checking"
-                                        : current_phase_ == "collect" ? "while collecting counts and metrics"
-                                                                      : "while timing";
+        const std::string doing = while_doing(current_phase_);
         auto it = std::find_if(pending.begin(), pending.end(),
                                [&](const PendingCase& p) { return p.index == current_->first; });
         if (it != pending.end()) {
           const CaseGroup& g = w.groups[it->index];
           ResultRow row = base_row(w, g, current_->second);
           row.status = "crashed";
-          row.error = how + " " + while_doing + " (worker " + std::to_string(process.pid) + ")";
+          row.error = how + " " + doing + " (worker " + std::to_string(process.pid) + ")";
           record(w, g, {row});
           it->variants.erase(std::remove(it->variants.begin(), it->variants.end(), current_->second),
                              it->variants.end());
           if (it->variants.empty()) pending.erase(it);
         }
-        progress_.note("worker " + std::to_string(process.pid) + ": " + how + " " + while_doing + " " +
+        progress_.note("worker " + std::to_string(process.pid) + ": " + how + " " + doing + " " +
                        case_id(w.groups[current_->first], current_->second) +
                        (pending.empty() ? "" : "; starting a fresh worker for the remaining cases"));
       } else {

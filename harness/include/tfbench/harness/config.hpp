@@ -64,6 +64,7 @@ struct BenchmarkBlock {
   int repetitions = BuiltinDefaults::repetitions;
   double min_time = BuiltinDefaults::min_time;
   std::optional<double> threshold_pct;
+  std::optional<double> case_timeout;  // seconds per case, 0: no limit; unset: case_time_limit()'s default
 
   /// The cartesian product of the sweep: the first parameter (by name) varies slowest.
   std::vector<workloads::Params> expand() const;

@@ -20,8 +20,18 @@ struct CaseGroup {
   int repetitions = BuiltinDefaults::repetitions;
   double min_time = BuiltinDefaults::min_time;
   std::optional<double> threshold_pct;
+  std::optional<double> case_timeout;  // seconds, 0: no limit; unset: the default of case_time_limit()
   SourceLocation where;
 };
+
+/// Seconds the group's variants are expected to take together: calibration (about 2.5 min_time)
+/// and the samples of each.
+double expected_case_seconds(const CaseGroup& group);
+
+/// The time limit of one case (all its variants in one worker), in seconds; 0: none. The default,
+/// like asv's, is 60 s, scaled by the expected duration when that exceeds 1 s (60 s per expected
+/// second): generous enough for a case whose single run outlasts min_time, small enough to end a hang.
+double case_time_limit(const CaseGroup& group);
 
 /// "<group_id>/<variant>": a result row's case id.
 std::string case_id(const CaseGroup& group, const std::string& variant);
@@ -39,7 +49,8 @@ struct RunOverrides {
   std::optional<ExecSpaceKind> space;
   std::optional<int> repetitions;
   std::optional<double> min_time;
-  std::optional<std::string> filter;  // ECMAScript regex searched in each case id
+  std::optional<double> case_timeout;  // --case-timeout: seconds per case, 0: no limit
+  std::optional<std::string> filter;   // ECMAScript regex searched in each case id
 };
 
 struct RunPlan {

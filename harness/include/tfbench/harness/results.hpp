@@ -81,8 +81,9 @@ struct ResultRow {
   std::int64_t sample_offset = 0, sample_count = 0;
   std::string finished_utc;
   // Compatible extensions of version 1:
-  double overhead_s = kNaN;     // wall seconds spent on the row outside its kept samples
-  std::int64_t worker_pid = 0;  // the worker process that produced the row (workers.pid)
+  double overhead_s = kNaN;      // wall seconds spent on the row outside its kept samples
+  std::int64_t worker_pid = 0;   // the worker process that produced the row (workers.pid)
+  double case_timeout_s = kNaN;  // the case's time limit (0: none)
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

@@ -1,7 +1,8 @@
 #pragma once
 // `tfbench run`: the parent process. It expands the configs into a plan, starts one worker per
 // execution space and thread configuration, records every finished case into the HDF5 file as it
-// arrives, survives crashing workers (the case is recorded `crashed`, a fresh worker continues),
+// arrives, survives crashing workers (the case is recorded `crashed`, a fresh worker continues)
+// and hung ones (killed at the case's time limit, recorded `timed_out`, a fresh worker continues),
 // and stops cleanly on SIGINT/SIGTERM (the run is marked `interrupted`).
 
 #include "tfbench/harness/plan.hpp"
@@ -31,10 +32,10 @@ struct RunOptions {
 
 /// Exit codes of `tfbench run`.
 enum RunExit : int {
-  kRunOk = 0,            // every row ok or skipped
-  kRunFailures = 1,      // some row check_failed, error or crashed, or a worker failed verification
-  kRunBadInput = 2,      // unusable config, option or output path (exists, locked, is a config)
-  kRunWriteFailed = 3,   // the result file could not be written (full disk, ...); it keeps what it had
+  kRunOk = 0,           // every row ok or skipped
+  kRunFailures = 1,     // some row check_failed, error, crashed or timed_out, or a worker failed verification
+  kRunBadInput = 2,     // unusable config, option or output path (exists, locked, is a config)
+  kRunWriteFailed = 3,  // the result file could not be written (full disk, ...); it keeps what it had
   kRunInterrupted = 130  // SIGINT/SIGTERM
 };
 
