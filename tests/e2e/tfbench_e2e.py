@@ -208,7 +208,8 @@ def test_verification():
 
 def test_crash():
     """A worker killed by SIGSEGV (and another by SIGABRT) in the middle: cases measured before stay
-    intact, the culprits are recorded crashed with their signal, fresh workers finish the rest."""
+    intact, the culprits are recorded crashed with their signal, fresh workers finish the rest. The
+    run records the injected faults."""
     out = fresh("crash.h5")
     faults = "crash:bandwidth_control/elements=8192/peer:openmp;abort:bandwidth_control/elements=16384/kokkos"
     _, stdout, _ = tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--out", out,
@@ -232,6 +233,16 @@ def test_crash():
     check([w["exit"] for w in workers] == ["signal 11 (SIGSEGV)", "signal 6 (SIGABRT)", "ok"],
           "worker exits %s" % [w["exit"] for w in workers])
     h5dump_reads(out)
+    # Injected faults are provenance: recorded in the run and shown by report (issue 16, item 6).
+    check(attrs.get("fault_inject") == faults, "fault_inject attribute: %r" % attrs.get("fault_inject"))
+    _, report, _ = tfbench("report", out, expect=0)
+    check("FAULT INJECTION: TFBENCH_FAULT_INJECT='%s'" % faults in report, report)
+    genuine = fresh("genuine.h5")
+    tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--filter", "4096/kokkos", "--out",
+            genuine, expect=0)
+    check(rows_of(genuine)[0].get("fault_inject") == "", "a genuine run records no faults")
+    _, report, _ = tfbench("report", genuine, expect=0)
+    check("FAULT INJECTION" not in report, "report of a genuine run")
 
 
 def test_compare_setup():

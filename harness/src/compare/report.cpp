@@ -39,6 +39,10 @@ void print_run(const RunData& run, std::ostream& out, bool markdown) {
   out << "  configs " << i.config_paths << " (sha256 " << i.config_sha256.substr(0, 12) << "), seed "
       << i.seed << "\n";
   if (!i.merged_from.empty()) out << "  merged from " << i.merged_from << "\n";
+  if (!i.fault_inject.empty()) {
+    out << "  FAULT INJECTION: TFBENCH_FAULT_INJECT='" << i.fault_inject
+        << "' (crashes, aborts or delays were injected: not a genuine measurement)\n";
+  }
   out << "  command: " << i.command_line << "\n";
 
   // Rows per worker configuration; several worker processes of one configuration (a restart after

@@ -117,6 +117,7 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       integer("seed", &I::seed),
       integer("repetitions_default", &I::repetitions_default),
       number("min_time_default", &I::min_time_default),
+      text("fault_inject", &I::fault_inject),
   };
   return attributes;
 }

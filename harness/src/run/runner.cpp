@@ -20,6 +20,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 
@@ -490,6 +491,8 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   info.seed = static_cast<std::int64_t>(seed);
   info.repetitions_default = options.overrides.repetitions.value_or(BuiltinDefaults::repetitions);
   info.min_time_default = options.overrides.min_time.value_or(BuiltinDefaults::min_time);
+  // Injected faults and delays change what is measured: the file must say so.
+  if (const char* faults = std::getenv("TFBENCH_FAULT_INJECT")) info.fault_inject = faults;
   return info;
 }
 
@@ -565,6 +568,10 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   double total_weight = 0.0;
   for (const auto& w : plan.workers) {
     for (const auto& g : w.groups) total_weight += row_weight(g) * static_cast<double>(g.variants.size());
+  }
+  if (!info.fault_inject.empty()) {
+    err << "tfbench run: note: TFBENCH_FAULT_INJECT='" << info.fault_inject
+        << "' injects faults into the workers; recorded in the run's fault_inject attribute\n";
   }
   impl::Progress progress(out, options.interactive, plan.row_count(), total_weight);
   out << "tfbench run: " << plan.row_count() << " case(s) in " << plan.workers.size()

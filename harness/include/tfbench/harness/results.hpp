@@ -45,6 +45,7 @@ struct RunInfo {
   std::int64_t repetitions_default = 0;
   double min_time_default = kNaN;
   std::string merged_from;                // set by `tfbench merge`: "<file>#/runs/<original id>"
+  std::string fault_inject;               // TFBENCH_FAULT_INJECT of the run (empty: not set)
   std::vector<std::string> config_texts;  // configs/<i>
 };
 
