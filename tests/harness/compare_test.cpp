@@ -251,3 +251,27 @@ TEST_CASE("a row that timed out is a regression of an ok one", "[compare]") {
   CHECK(r.rows[0].judgement.verdict == Verdict::Regression);
   CHECK_THAT(r.rows[0].judgement.reason, Catch::StartsWith("status timed_out (base ok)"));
 }
+
+TEST_CASE("NO_CHANGE on too few samples to show any change says it is undecided", "[compare]") {
+  Judgement j = judge({1.0}, {1.01}, 10.0, 0.05);
+  CHECK(j.verdict == Verdict::NoChange);
+  CHECK(j.undecidable);
+  CHECK_THAT(j.reason,
+             Catch::StartsWith("within threshold 10%, but too few samples: with 1 and 1 samples no change "
+                               "could have been shown"));
+  CHECK_THAT(j.reason, Catch::EndsWith("use --repetitions 4 or more"));
+  j = judge(around(1.0, 6, 0.1), around(1.01, 6, 0.1), 10.0, 0.05);
+  CHECK(j.verdict == Verdict::NoChange);
+  CHECK_FALSE(j.undecidable);
+  CHECK(j.reason == "within threshold 10%");
+
+  const CompareReport r =
+      compare_results(file_of("a.h5", {row("fake/n=1/engine", 1, {1.0})}),
+                      file_of("b.h5", {row("fake/n=1/engine", 1, {1.01})}), CompareSettings{});
+  REQUIRE(r.notes.size() == 1);
+  CHECK_THAT(r.notes[0],
+             Catch::StartsWith("1 NO_CHANGE row(s) had too few samples for any change to be significant"));
+  std::ostringstream table;
+  print_compare(r, CompareFormat::Table, table);
+  CHECK_THAT(table.str(), Catch::Contains("note: 1 NO_CHANGE row(s) had too few samples"));
+}

@@ -3,6 +3,7 @@
 
 #include "tfbench/harness/results.hpp"
 #include "result_fixtures.hpp"
+#include "results/hdf5_util.hpp"
 
 #include <hdf5.h>
 #include <unistd.h>
@@ -205,4 +206,22 @@ TEST_CASE("a file that is HDF5 but not tfbench's is refused", "[results]") {
   const std::string path = dir.file("other.h5");
   H5Fclose(H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT));
   CHECK_THROWS_WITH(read_results(path), Catch::Contains("not a tfbench result file"));
+}
+
+TEST_CASE("a schema_version that is not an integer is reported as such, not as missing", "[results]") {
+  TempDir dir;
+  const std::string path = dir.file("string_version.h5");
+  const hid_t file = H5Fcreate(path.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  impl::write_attribute(file, "schema", std::string(kResultsSchema));
+  impl::write_attribute(file, "schema_version", std::string("1"));
+  H5Fclose(file);
+  CHECK_THROWS_WITH(
+      read_results(path),
+      Catch::EndsWith(": root attribute 'schema_version' is the string '1'; expected an integer (1)"));
+
+  const std::string missing = dir.file("no_version.h5");
+  const hid_t other = H5Fcreate(missing.c_str(), H5F_ACC_TRUNC, H5P_DEFAULT, H5P_DEFAULT);
+  impl::write_attribute(other, "schema", std::string(kResultsSchema));
+  H5Fclose(other);
+  CHECK_THROWS_WITH(read_results(missing), Catch::EndsWith(": root attribute 'schema_version' is missing"));
 }

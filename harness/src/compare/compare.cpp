@@ -69,6 +69,12 @@ void decide(Judgement& j, double threshold_pct, double alpha, double best_p, con
   } else if (!slower && !faster) {
     j.verdict = Verdict::NoChange;
     j.reason = "within " + limit + (j.p < alpha ? " (a significant but smaller shift)" : "");
+    if (best_p >= alpha) {
+      // No outcome could have been significant: the ratio alone (one sample a side, say) says little.
+      j.undecidable = true;
+      j.reason += ", but " + too_few + " no change could have been shown (the smallest possible p is " +
+                  p_text(best_p) + " >= alpha " + format_number(alpha, 3) + "); " + advice;
+    }
   } else if (j.p < alpha) {
     j.verdict = slower ? Verdict::Regression : Verdict::Improvement;
     j.reason = std::string(slower ? "slower" : "faster") + " beyond " + limit + ", p " + p_text(j.p) +
@@ -300,6 +306,14 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
                        " (rows match on case_id, threads and exec_space)");
   }
   if (log_count) report.geomean_ratio = std::exp(log_sum / static_cast<double>(log_count));
+  std::size_t undecidable = 0;
+  for (const auto& c : report.rows) undecidable += c.judgement.undecidable;
+  if (undecidable) {
+    report.notes.push_back(
+        std::to_string(undecidable) + " NO_CHANGE row(s) had too few " +
+        (settings.paired_rounds ? "rounds" : "samples") +
+        " for any change to be significant: they are undecided, not evidence of no change");
+  }
   return report;
 }
 

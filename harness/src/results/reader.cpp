@@ -48,7 +48,18 @@ std::int64_t check_schema(hid_t file, const std::string& path) {
                        kResultsSchema + "')");
   }
   const auto version = read_int_attribute(file, "schema_version");
-  if (!version) throw ResultsError(path + ": root attribute 'schema_version' is missing");
+  if (!version) {
+    // Present but not an integer (a string "1" written by hand or another tool) is not "missing".
+    if (const auto text = read_string_attribute(file, "schema_version")) {
+      throw ResultsError(path + ": root attribute 'schema_version' is the string '" + *text +
+                         "'; expected an integer (" + std::to_string(kResultsSchemaVersion) + ")");
+    }
+    if (H5Aexists(file, "schema_version") > 0) {
+      throw ResultsError(path + ": root attribute 'schema_version' is not an integer; expected " +
+                         std::to_string(kResultsSchemaVersion));
+    }
+    throw ResultsError(path + ": root attribute 'schema_version' is missing");
+  }
   if (*version > kResultsSchemaVersion || *version < 1) {
     throw ResultsError(path + " has schema version " + std::to_string(*version) +
                        "; this tfbench reads version " + std::to_string(kResultsSchemaVersion) +

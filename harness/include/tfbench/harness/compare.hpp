@@ -34,6 +34,7 @@ struct Judgement {
   std::string test = "mann-whitney";  // or "sign" (paired rounds)
   std::vector<double> round_ratios;   // paired rounds: new/base of each round's medians, in order
   std::string reason;                 // why this verdict, in words
+  bool undecidable = false;           // NO_CHANGE, but no outcome of the test could reach alpha
 };
 
 /// The verdict for one row. A change counts when new/base >= 1 + t/100 (slower) or
