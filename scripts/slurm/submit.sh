@@ -16,7 +16,7 @@
 #   --exclusive         each array task gets whole nodes (no neighbours disturbing the timing)
 #   --run-args "ARGS"   extra `tfbench run` arguments, e.g. "--repetitions 10 --filter gemm"
 #   --sbatch-arg ARG    one extra sbatch argument (repeatable)
-#   --dry-run           print the sbatch commands, submit nothing
+#   --dry-run           print the sbatch commands and the files they would use; submit and write nothing
 #
 # Prints the job ids and where every file will land, and writes them to DIR/jobs.env
 # (ARRAY_JOBS, MERGE_JOB, MERGED, PARTS, LOGS) for scripts. Exit 0 submitted, 2 usage error,
@@ -71,8 +71,17 @@ for t in ${threads//,/ }; do
   if [ "$t" = max ]; then
     part_opt=()
     for o in "${common[@]}"; do case "$o" in --partition=*) part_opt=(-p "${o#--partition=}") ;; esac; done
-    t=$(sinfo -h "${part_opt[@]}" -o '%c' 2>/dev/null | sort -n | head -n1 | tr -d '+ ')
-    [[ "$t" =~ ^[0-9]+$ ]] || die "cannot resolve 'max' with sinfo; give a number"
+    # Not in a pipeline: under `set -e -o pipefail` a failing sinfo would end the script silently.
+    command -v sinfo >/dev/null || die "cannot resolve 'max': sinfo not found; give a number"
+    errors=$(mktemp)
+    if ! cpus=$(sinfo -h "${part_opt[@]}" -o '%c' 2>"$errors"); then
+      why=$(head -n1 "$errors")
+      rm -f "$errors"
+      die "cannot resolve 'max': sinfo failed${why:+: $why}; give a number"
+    fi
+    rm -f "$errors"
+    t=$(echo "$cpus" | sort -n | head -n1 | tr -d '+ ')
+    [[ "$t" =~ ^[0-9]+$ ]] || die "cannot resolve 'max': sinfo printed no CPU count ('$t'); give a number"
   fi
   [[ "$t" =~ ^[1-9][0-9]*$ ]] || die "bad thread count '$t' in --threads $threads"
   [[ " ${resolved[*]} " == *" $t "* ]] || resolved+=("$t")
@@ -80,10 +89,23 @@ done
 thread_list=$(IFS=,; echo "${resolved[*]}")
 
 [ -n "$out" ] || out=$repo/results/slurm/$(date -u +%Y%m%dT%H%M%SZ)
-mkdir -p "$out/parts" "$out/logs"
-out=$(cd "$out" && pwd)
-printf '%s\n' "${abs_configs[@]}" > "$out/configs.txt"
-cat > "$out/job.env" <<ENV
+# A dry run writes nothing: every file goes through emit, which then only names it.
+emit() {  # emit PATH < content
+  if [ $dry = 1 ]; then
+    cat >/dev/null
+    echo "dry run: would write $1" >&2
+  else
+    cat >"$1"
+  fi
+}
+if [ $dry = 1 ]; then
+  out=$(realpath -m "$out")
+else
+  mkdir -p "$out/parts" "$out/logs"
+  out=$(cd "$out" && pwd)
+fi
+printf '%s\n' "${abs_configs[@]}" | emit "$out/configs.txt"
+emit "$out/job.env" <<ENV
 # Written by scripts/slurm/submit.sh; sourced by the batch scripts.
 TFBENCH_BIN=$(printf %q "$bin")
 TFBENCH_SCRIPTS=$(printf %q "$repo/scripts")
@@ -118,7 +140,9 @@ n=${#abs_configs[@]}
 array_jobs=()
 for t in "${resolved[@]}"; do
   env_file=$out/job-t$t.env
-  { cat "$out/job.env"; echo "TFBENCH_THREADS=$t"; } > "$env_file"
+  if [ $dry = 1 ]; then echo "dry run: would write $env_file" >&2; else
+    { cat "$out/job.env"; echo "TFBENCH_THREADS=$t"; } >"$env_file"
+  fi
   id=$(sb --array=0-$((n - 1)) --cpus-per-task="$t" "${exclusive[@]}" "${common[@]}" \
     --job-name="tfbench-t$t" --chdir="$out" --output="$out/logs/%x-%A_%a.out" \
     --export=ALL,TFBENCH_JOB_ENV="$env_file" "$here/tfbench-array.sbatch")
@@ -133,7 +157,7 @@ merge=$(sb --dependency="$dep" --kill-on-invalid-dep=yes "${common[@]}" --job-na
 submitted+=("$merge")
 echo "merge job $merge ($dep) -> $out/merged.h5"
 echo "logs: $out/logs/   configs: $n   thread configurations: $thread_list"
-cat > "$out/jobs.env" <<ENV
+emit "$out/jobs.env" <<ENV
 ARRAY_JOBS="${array_jobs[*]}"
 MERGE_JOB=$merge
 MERGED=$out/merged.h5
