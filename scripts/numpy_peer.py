@@ -30,8 +30,15 @@ Operations (all operands column-major in the file, like the C++ variants):
 import ctypes
 import mmap
 import os
+import signal
 import sys
 import time
+
+# Ctrl-C at a terminal reaches the whole process group, this peer included, and a parent that went
+# away closes the pipe: end quietly as a C program would (the worker records what happened), never
+# with a KeyboardInterrupt or BrokenPipeError traceback on the user's terminal.
+signal.signal(signal.SIGINT, signal.SIG_DFL)
+signal.signal(signal.SIGPIPE, signal.SIG_DFL)
 
 try:
     import numpy as np
