@@ -5,6 +5,10 @@
 #   scripts/bootstrap.sh                   Kokkos 3.4.1 from Debian's trilinos source (the default)
 #   scripts/bootstrap.sh --kokkos 4.6.99   Kokkos 4.6.99 + Kokkos Kernels 4.7.99 from the source
 #                                          snapshots in $TFBENCH_DEPS (checksums verified)
+#   scripts/bootstrap.sh --cuda            the same Kokkos 4.6.99 with the Cuda space (and OpenMP,
+#                                          Serial) and Kokkos Kernels with cuBLAS, built with the CUDA
+#                                          toolkit it finds (CUDA_HOME, nvcc on PATH, /usr/local/cuda).
+#                                          Kokkos 3.4.1 has no Hopper arch and no CUDA 13 support.
 #
 # Environment:
 #   Kokkos_ROOT=DIR        use this Kokkos (HPC module, CUDA build); nothing is built.
@@ -13,15 +17,20 @@
 #   TFBENCH_DEPS=DIR       folder of the Kokkos 4 snapshots (default: ../shared/deps beside the repo)
 #   TFBENCH_SKIP_APT=1     do not call apt-get (packages must already be there)
 #   TFBENCH_JOBS=N         parallel build jobs (default: nproc)
+#   TFBENCH_CUDA_ARCH=A    with --cuda: the Kokkos arch of the GPU (default HOPPER90: H100/H200;
+#                          AMPERE80 for A100, ...); without a GPU here it cannot be detected
 #
 # On success the last line on stdout is `TFBENCH_KOKKOS_PREFIX=<dir>`. For the default Kokkos
 # the same line is written to "$TFBENCH_CACHE/kokkos.env", where CMake finds it when no
 # Kokkos_ROOT is given; other Kokkos builds are used through Kokkos_ROOT=<dir>.
-# Exit status: 0 ready, 1 failed, 3 the requested Kokkos 4 snapshots are not in $TFBENCH_DEPS.
+# Exit status: 0 ready, 1 failed, 3 the requested Kokkos 4 snapshots are not in $TFBENCH_DEPS,
+# 4 --cuda found no CUDA toolkit.
 set -euo pipefail
 
 DEFAULT_KOKKOS_VERSION=3.4.1
 KOKKOS_VERSION=$DEFAULT_KOKKOS_VERSION
+CUDA=0
+CUDA_ARCH=${TFBENCH_CUDA_ARCH:-HOPPER90}
 CACHE=${TFBENCH_CACHE:-$HOME/.cache/tfbench}
 JOBS=${TFBENCH_JOBS:-$(nproc)}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
@@ -34,10 +43,15 @@ while [ $# -gt 0 ]; do
   case $1 in
     --kokkos) [ $# -ge 2 ] || die "--kokkos needs a version (3.4.1 or 4.6.99)"; KOKKOS_VERSION=$2; shift 2 ;;
     --kokkos=*) KOKKOS_VERSION=${1#--kokkos=}; shift ;;
+    --cuda) CUDA=1; shift ;;
     -h|--help) usage; exit 0 ;;
     *) die "unknown argument '$1' (see --help)" ;;
   esac
 done
+if [ "$CUDA" = 1 ]; then
+  [ "$KOKKOS_VERSION" = "$DEFAULT_KOKKOS_VERSION" ] && KOKKOS_VERSION=4.6.99
+  [ "$KOKKOS_VERSION" = 4.6.99 ] || die "--cuda builds Kokkos 4.6.99 (Kokkos 3.4.1 has no Hopper arch and does not compile with CUDA 13)"
+fi
 case $KOKKOS_VERSION in
   3.4.1) KERNELS_VERSION=3.4.1 ;;
   4.6.99) KERNELS_VERSION=4.7.99 ;;
@@ -123,7 +137,32 @@ fetch_kokkos_sources() {  # $1 = destination folder holding kokkos/ and kokkos-k
 SNAPSHOT_KOKKOS=kokkos-4.6.99-28848dfa8
 SNAPSHOT_KERNELS=kokkos-kernels-4.7.99-2fc2af19f
 
-snapshot_patches() { ls "$HERE"/patches/kokkos-"$KOKKOS_VERSION"-*.patch 2>/dev/null || true; }
+# Patches named kokkos-<version>-cuda-*.patch apply to CUDA builds only.
+snapshot_patches() {
+  local f
+  for f in "$HERE"/patches/kokkos-"$KOKKOS_VERSION"-*.patch; do
+    [ -f "$f" ] || continue
+    case $(basename "$f") in
+      kokkos-"$KOKKOS_VERSION"-cuda-*) [ "$CUDA" = 1 ] && printf '%s\n' "$f" ;;
+      *) printf '%s\n' "$f" ;;
+    esac
+  done
+  return 0
+}
+
+# The CUDA toolkit: CUDA_HOME, else nvcc on PATH, else the toolkit's default prefix.
+find_cuda() {
+  local home=${CUDA_HOME:-}
+  if [ -z "$home" ] && command -v nvcc >/dev/null 2>&1; then home=$(dirname "$(dirname "$(command -v nvcc)")"); fi
+  [ -n "$home" ] || home=/usr/local/cuda
+  if [ ! -x "$home/bin/nvcc" ]; then
+    say "--cuda: no CUDA toolkit found (set CUDA_HOME, or put nvcc on PATH)"
+    exit 4
+  fi
+  CUDA_HOME=$home
+  CUDA_VERSION=$("$home/bin/nvcc" --version | sed -n 's/.*release \([0-9.]*\).*/\1/p')
+  export PATH="$CUDA_HOME/bin:$PATH" CUDAToolkit_ROOT="$CUDA_HOME" NVCC_WRAPPER_DEFAULT_COMPILER=g++
+}
 
 fetch_snapshot_sources() {  # $1 = destination folder holding kokkos/ and kokkos-kernels/
   local dest=$1
@@ -188,17 +227,24 @@ build_kokkos() {
   [ "$KERNELS_VERSION" = 3.4.1 ] || kk_eti=off
   local patches="" patch_file
   for patch_file in $(snapshot_patches); do patches+="$(basename "$patch_file"):$(sha256sum < "$patch_file" | cut -c1-12),"; done
-  local opts="v=$KOKKOS_VERSION;spaces=OpenMP,Serial;build=Release;flags=$cxx_flags;arch=$(native_arch)"
-  opts+=";cxx=$(g++ -dumpfullversion);kk=$KERNELS_VERSION;kk_components=BATCHED,BLAS;kk_eti=$kk_eti;kk_tpl=BLAS,LAPACK(openblas)"
+  local spaces="OpenMP,Serial" kind="openmp-serial" kk_tpl="BLAS,LAPACK(openblas)"
+  if [ "$CUDA" = 1 ]; then
+    find_cuda
+    spaces="Cuda,OpenMP,Serial" kind="cuda-openmp-serial" kk_tpl="BLAS,LAPACK(openblas),CUBLAS"
+    cxx_flags="-O3"  # portable host code: the CUDA build runs on another machine
+  fi
+  local opts="v=$KOKKOS_VERSION;spaces=$spaces;build=Release;flags=$cxx_flags;arch=$(native_arch)"
+  opts+=";cxx=$(g++ -dumpfullversion);kk=$KERNELS_VERSION;kk_components=BATCHED,BLAS;kk_eti=$kk_eti;kk_tpl=$kk_tpl"
+  [ "$CUDA" = 0 ] || opts+=";cuda=$CUDA_VERSION;cuda_arch=$CUDA_ARCH"
   [ -z "$patches" ] || opts+=";patches=$patches"
   local key
   key=$(printf '%s' "$opts" | sha256sum | cut -c1-12)
-  local prefix="$CACHE/kokkos-$KOKKOS_VERSION-openmp-serial-$key"
+  local prefix="$CACHE/kokkos-$KOKKOS_VERSION-$kind-$key"
   if [ -f "$prefix/.tfbench-complete" ]; then
-    say "Kokkos $KOKKOS_VERSION (OpenMP+Serial) found in cache: $prefix"
+    say "Kokkos $KOKKOS_VERSION ($spaces) found in cache: $prefix"
     PREFIX=$prefix; return
   fi
-  say "building Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION into $prefix"
+  say "building Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION ($spaces) into $prefix"
   say "  options: $opts"
   local src
   if [ "$KOKKOS_VERSION" = "$DEFAULT_KOKKOS_VERSION" ]; then
@@ -211,10 +257,17 @@ build_kokkos() {
   local bld="$CACHE/build/kokkos-$key"
   rm -rf "$bld" "$prefix"
   local t0=$SECONDS
+  local core_cxx=g++ kernels_cxx=g++ core_extra=() kernels_extra=()
+  if [ "$CUDA" = 1 ]; then
+    core_cxx="$src/kokkos/bin/nvcc_wrapper"
+    kernels_cxx="$prefix/bin/nvcc_wrapper"
+    core_extra=(-DKokkos_ENABLE_CUDA=ON -DKokkos_ENABLE_CUDA_LAMBDA=ON "-DKokkos_ARCH_$CUDA_ARCH=ON")
+    kernels_extra=(-DKokkosKernels_ENABLE_TPL_CUBLAS=ON)
+  fi
   cmake -S "$src/kokkos" -B "$bld/kokkos" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$cxx_flags" \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$core_cxx" -DCMAKE_CXX_FLAGS="$cxx_flags" \
     -DCMAKE_INSTALL_PREFIX="$prefix" -DCMAKE_CXX_STANDARD=17 \
-    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON \
+    -DKokkos_ENABLE_OPENMP=ON -DKokkos_ENABLE_SERIAL=ON "${core_extra[@]}" \
     -DKokkos_ENABLE_TESTS=OFF -DKokkos_ENABLE_EXAMPLES=OFF >&2 || die "Kokkos configure failed"
   cmake --build "$bld/kokkos" -j "$JOBS" >&2 || die "Kokkos build failed"
   cmake --install "$bld/kokkos" >&2 || die "Kokkos install failed"
@@ -225,14 +278,14 @@ build_kokkos() {
   local kk_opts=()
   mapfile -t kk_opts < <(kernels_options)
   cmake -S "$src/kokkos-kernels" -B "$bld/kokkos-kernels" -G Ninja \
-    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=g++ -DCMAKE_CXX_FLAGS="$cxx_flags" \
-    -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" "${kk_opts[@]}" >&2 \
+    -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER="$kernels_cxx" -DCMAKE_CXX_FLAGS="$cxx_flags" \
+    -DCMAKE_INSTALL_PREFIX="$prefix" -DKokkos_ROOT="$prefix" "${kk_opts[@]}" "${kernels_extra[@]}" >&2 \
     || die "Kokkos Kernels configure failed"
   cmake --build "$bld/kokkos-kernels" -j "$JOBS" >&2 || die "Kokkos Kernels build failed"
   cmake --install "$bld/kokkos-kernels" >&2 || die "Kokkos Kernels install failed"
   printf '%s\n' "$opts" > "$prefix/.tfbench-complete"
   rm -rf "$bld"
-  say "Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION built in $((SECONDS - t0)) s"
+  say "Kokkos $KOKKOS_VERSION + Kokkos Kernels $KERNELS_VERSION ($spaces) built in $((SECONDS - t0)) s"
   PREFIX=$prefix
 }
 

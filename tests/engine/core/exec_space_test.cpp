@@ -4,6 +4,13 @@
 
 #include "test_context.hpp"
 
+namespace {
+// A functor, not a KOKKOS_LAMBDA: CUDA rejects an extended lambda inside a generic lambda.
+struct AddIndex {
+  KOKKOS_INLINE_FUNCTION void operator()(const int i, double& acc) const { acc += i; }
+};
+}  // namespace
+
 TEST_CASE("Execution space names round-trip", "[core][space]") {
   for (auto kind : tfbench::enabled_exec_spaces()) {
     REQUIRE(tfbench::parse_exec_space(tfbench::name(kind)) == kind);
@@ -16,9 +23,8 @@ TEST_CASE("The test space runs a Kokkos kernel with its thread count", "[core][s
   const double sum = tfbench::testing::with_space([&](auto space) {
     using Space = decltype(space);
     double total = 0.0;
-    Kokkos::parallel_reduce(
-        "tfbench::tests::sum", Kokkos::RangePolicy<Space>(space, 0, n),
-        KOKKOS_LAMBDA(const int i, double& acc) { acc += i; }, total);
+    Kokkos::parallel_reduce("tfbench::tests::sum", Kokkos::RangePolicy<Space>(space, 0, n), AddIndex{},
+                            total);
     REQUIRE(tfbench::exec_space_kind<Space>() == tfbench::testing::space());
     return total;
   });

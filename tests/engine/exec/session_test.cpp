@@ -205,9 +205,10 @@ TEST_CASE("The session's space runs a Kokkos kernel through dispatch()", "[exec]
     return s.dispatch([](auto space) {
       using Space = decltype(space);
       double total = 0;
-      Kokkos::parallel_reduce(
-          "tfbench::tests::exec::dispatch_sum", Kokkos::RangePolicy<Space>(space, 0, 100),
-          KOKKOS_LAMBDA(int i, double& acc) { acc += i; }, total);
+      long indices = 0;
+      Kokkos::parallel_reduce("tfbench::tests::exec::dispatch_sum", Kokkos::RangePolicy<Space>(space, 0, 100),
+                              SumIndices{}, indices);
+      total = double(indices);
       return total;
     });
   });

@@ -13,13 +13,18 @@
 #include <string>
 #include <vector>
 
+// The kernel body is a functor: a KOKKOS_LAMBDA inside dispatch's generic lambda does not compile
+// for CUDA (an extended lambda cannot live in a generic lambda).
+struct AddIndex {
+  KOKKOS_INLINE_FUNCTION void operator()(std::int64_t i, double& acc) const { acc += double(i); }
+};
+
 // Sum of i over [first, last) on whatever space the session runs (Serial for one thread).
 double range_sum(tfbench::Session& session, std::int64_t first, std::int64_t last) {
   return session.dispatch([&](auto space) {
     double sum = 0;
-    Kokkos::parallel_reduce(
-        "tfbench::docs::range_sum", Kokkos::RangePolicy<decltype(space)>(space, first, last),
-        KOKKOS_LAMBDA(std::int64_t i, double& acc) { acc += double(i); }, sum);
+    Kokkos::parallel_reduce("tfbench::docs::range_sum",
+                            Kokkos::RangePolicy<decltype(space)>(space, first, last), AddIndex{}, sum);
     return sum;
   });
 }

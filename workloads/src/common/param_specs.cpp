@@ -6,7 +6,8 @@ namespace tfbench::workloads {
 
 ParamReader::ParamReader(std::string family, std::vector<ParamSpec> specs, const Params& params)
     : family_(std::move(family)), specs_(std::move(specs)), params_(params) {
-  for (const auto& [key, value] : params.values()) {
+  for (const auto& entry : params.values()) {
+    const std::string& key = entry.first;  // not a structured binding: CUDA 11's nvcc cannot capture one
     const bool known =
         std::any_of(specs_.begin(), specs_.end(), [&](const ParamSpec& s) { return s.name == key; });
     if (!known) throw WorkloadError(family_ + ": unknown parameter '" + key + "'");

@@ -71,7 +71,7 @@ class KokkosBatchedGemm final : public Instance {
 
   Work work() const override { return gemm_batch_work(shape_); }
 
- private:
+  // Public: CUDA rejects an extended (device) lambda inside a private or protected member function.
   template <class ItemOf>
   void launch(ItemOf item_of) {
     // The library's register-blocked variant wins from n = 8 on (1.3-1.4x at n = 16, 32), the
@@ -90,13 +90,15 @@ class KokkosBatchedGemm final : public Instance {
     const int n = shape_.n;
     Kokkos::parallel_for(
         "tfbench::workloads::packed_small::kokkosbatched_gemm",
-        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(0, shape_.batch),
+        Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<std::int64_t>>(space_, 0, shape_.batch),
         KOKKOS_LAMBDA(const std::int64_t i) {
           Gemm::invoke(T(1), item_of(a, i, n), item_of(b, i, n), T(0), item_of(c, i, n));
         });
-    ExecSpace().fence();
+    space_.fence();
   }
 
+ private:
+  ExecSpace space_;  // one instance: Kokkos 4's default constructor allocates on every call
   GemmBatchShape shape_;
   GemmBatchSeeds seeds_;
   int threads_;

@@ -296,18 +296,32 @@ struct RuntimeGemmChunk {
   }
 };
 
-/// The square sizes with compile-time kernels.
-constexpr int specialized_sizes[] = {2, 3, 4, 5, 6, 8, 12, 16, 24, 32};
-
-KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_kernel(int m, int n, int k) {
-  if (m != n || n != k) return false;
-  for (int s : specialized_sizes)
-    if (s == m) return true;
-  return false;
+/// The square sizes with compile-time kernels: 2, 3, 4, 5, 6, 8, 12, 16, 24, 32 (keep in step with
+/// with_specialized_size below). A function, not an array: device code cannot read a host array.
+KOKKOS_INLINE_FUNCTION constexpr bool is_specialized_size(int n) {
+  switch (n) {
+    case 2:
+    case 3:
+    case 4:
+    case 5:
+    case 6:
+    case 8:
+    case 12:
+    case 16:
+    case 24:
+    case 32:
+      return true;
+    default:
+      return false;
+  }
 }
 
-/// Calls f(std::integral_constant<int, S>{}) with S = n when n is one of specialized_sizes (keep the
-/// two in step), else with S = 0: the one place that turns a runtime size into a compile-time one.
+KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_kernel(int m, int n, int k) {
+  return m == n && n == k && is_specialized_size(m);
+}
+
+/// Calls f(std::integral_constant<int, S>{}) with S = n when is_specialized_size(n) (keep the two in
+/// step), else with S = 0: the one place that turns a runtime size into a compile-time one.
 template <class F>
 decltype(auto) with_specialized_size(int n, F&& f) {
   switch (n) {

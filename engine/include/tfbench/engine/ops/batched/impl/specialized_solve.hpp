@@ -292,9 +292,7 @@ struct SmallSolveChunk {
 
 /// The sizes with compile-time solve kernels (the GEMM kernel sizes).
 KOKKOS_INLINE_FUNCTION constexpr bool has_fixed_solve(int n) {
-  for (int s : specialized_sizes)
-    if (s == n) return true;
-  return false;
+  return is_specialized_size(n);
 }
 
 /// Calls f(chunk) with the specialized solve chunk for this batch (dispatched once per operation).
