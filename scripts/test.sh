@@ -5,6 +5,9 @@
 # (kokkos4 preset; the snapshots in ../shared/deps), then the performance-regression gate on the
 # latest commit that changed what it builds or runs, against that commit's parent
 # (docs/perf-regression.md).
+# TFBENCH_CUDA=1 also compiles the whole project for CUDA (cuda preset) where a CUDA toolkit is
+# installed and runs its tests where a GPU is present (off by default until every target compiles
+# for CUDA within CI's time; README "CUDA status").
 # TFBENCH_SANITIZERS=0 leaves the sanitizer stages out, TFBENCH_KOKKOS4=0 the Kokkos 4 stage,
 # TFBENCH_PERF_GATE=0 the gate.
 set -euo pipefail
@@ -53,6 +56,35 @@ else
   t0=$SECONDS
   kokkos4_stage
   echo "[test] Kokkos 4 stage took $((SECONDS - t0)) s" >&2
+fi
+
+# CUDA: Kokkos 4.6.99 with the Cuda space (scripts/bootstrap.sh --cuda) and every target compiled by
+# nvcc, so the CUDA code cannot rot; run only where a GPU is (a CUDA build aborts in
+# Kokkos::initialize without one).
+cuda_stage() {
+  local out rc=0 prefix
+  out=$(scripts/bootstrap.sh --cuda) || rc=$?
+  case $rc in
+    0) ;;
+    3) echo "[test] CUDA stage skipped: the Kokkos 4.6.99 snapshots are not there (TFBENCH_DEPS)" >&2; return 0 ;;
+    4) echo "[test] CUDA stage skipped: no CUDA toolkit (CUDA_HOME, nvcc on PATH, /usr/local/cuda)" >&2; return 0 ;;
+    *) echo "[test] CUDA stage: scripts/bootstrap.sh --cuda failed" >&2; return 1 ;;
+  esac
+  prefix=$(printf '%s\n' "$out" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1)
+  Kokkos_ROOT=$prefix scripts/build.sh cuda
+  if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
+    ctest --preset cuda -LE 'scripts|lint' -j "${TFBENCH_JOBS:-$(nproc)}"
+  else
+    echo "[test] CUDA build compiled (engine, workloads, harness, every test); no GPU here, so none of it ran" >&2
+  fi
+}
+if [ "${TFBENCH_CUDA:-0}" != 1 ]; then
+  echo "[test] CUDA stage off (TFBENCH_CUDA=1 runs it; README \"CUDA status\")" >&2
+else
+  echo "[test] CUDA: Kokkos 4.6.99 (Cuda, OpenMP, Serial) + Kokkos Kernels 4.7.99 (cuBLAS): compile everything (cuda preset)" >&2
+  t0=$SECONDS
+  cuda_stage
+  echo "[test] CUDA stage took $((SECONDS - t0)) s" >&2
 fi
 
 # After CTest, alone on the machine, interleaved (TFBENCH_PERF_GATE=0 skips it).
