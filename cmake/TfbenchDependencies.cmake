@@ -126,6 +126,7 @@ find_package(yaml-cpp REQUIRED)
 find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
+find_package(OpenSSL REQUIRED COMPONENTS Crypto)  # the config digest (SHA-256), libssl-dev
 if(TFBENCH_ENABLE_TESTS)
   find_package(Catch2 2 REQUIRED)
 endif()

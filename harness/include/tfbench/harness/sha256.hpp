@@ -1,5 +1,5 @@
 #pragma once
-// SHA-256 of the config texts (the run's `config_sha256`), FIPS 180-4.
+// SHA-256 of the config texts (the run's `config_sha256`), FIPS 180-4, by OpenSSL's EVP digest.
 
 #include <string>
 #include <string_view>
