@@ -19,6 +19,13 @@ void* counted_aligned_alloc(std::size_t bytes, std::align_val_t align) noexcept 
       static_cast<std::size_t>(align) < sizeof(void*) ? sizeof(void*) : static_cast<std::size_t>(align);
   return posix_memalign(&p, a, bytes ? bytes : 1) == 0 ? p : nullptr;
 }
+// nvcc compiles these replacements for the device as well, where exceptions do not exist; only the
+// host pass (no __CUDA_ARCH__) throws. The device pass is never called.
+#if defined(__CUDA_ARCH__)
+#define TFBENCH_BAD_ALLOC() return nullptr
+#else
+#define TFBENCH_BAD_ALLOC() throw std::bad_alloc()
+#endif
 }  // namespace
 
 namespace tfbench::testing {
@@ -29,11 +36,11 @@ std::uint64_t heap_allocations() noexcept {
 
 void* operator new(std::size_t n) {
   if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
+  TFBENCH_BAD_ALLOC();
 }
 void* operator new[](std::size_t n) {
   if (void* p = counted_alloc(n)) return p;
-  throw std::bad_alloc();
+  TFBENCH_BAD_ALLOC();
 }
 void* operator new(std::size_t n, const std::nothrow_t&) noexcept {
   return counted_alloc(n);
@@ -43,11 +50,11 @@ void* operator new[](std::size_t n, const std::nothrow_t&) noexcept {
 }
 void* operator new(std::size_t n, std::align_val_t a) {
   if (void* p = counted_aligned_alloc(n, a)) return p;
-  throw std::bad_alloc();
+  TFBENCH_BAD_ALLOC();
 }
 void* operator new[](std::size_t n, std::align_val_t a) {
   if (void* p = counted_aligned_alloc(n, a)) return p;
-  throw std::bad_alloc();
+  TFBENCH_BAD_ALLOC();
 }
 void* operator new(std::size_t n, std::align_val_t a, const std::nothrow_t&) noexcept {
   return counted_aligned_alloc(n, a);
