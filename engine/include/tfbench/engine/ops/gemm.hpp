@@ -1,9 +1,11 @@
 #pragma once
-// Large GEMM: C = alpha A B + beta C for rank-2 tensors through KokkosBlas::gemm on LayoutLeft views
-// (the BLAS TPL: OpenBLAS on host, cuBLAS on CUDA builds that have it). Column-major operands with
-// any leading dimension and row-major operands (passed transposed) are used in place; only an operand
-// with neither unit stride is packed. OpenBLAS runs its own threads, so inside an outer fan-out lane
-// the call goes to tfbench's sequential kernel instead (provider specialized, reported in BatchRun).
+// Large GEMM: C = alpha A B + beta C for rank-2 tensors. The route comes from the session's Gemm
+// provider slot under the effective batch policy: KokkosBlas::gemm on LayoutLeft views when the slot
+// holds the BLAS (OpenBLAS on host, the space's kernels or cuBLAS on device) and the policy and
+// context allow it, else tfbench's sequential kernel (provider specialized, e.g. inside an outer
+// fan-out lane or under Sequential); a forced strategy with no route is NoRoute. Column-major
+// operands with any leading dimension and row-major operands (passed transposed) are used in place;
+// only an operand with neither unit stride is packed.
 
 #include <complex>
 #include <utility>
