@@ -27,6 +27,9 @@ else
   scripts/build.sh tsan tfbench_exec_tests tfbench_exec_alloc_tests tfbench_exec_concurrency_tests
   ctest --preset tsan -L exec -j "${TFBENCH_JOBS:-$(nproc)}"
 fi
+# The prefix from scripts/bootstrap.sh's output (its last TFBENCH_KOKKOS_PREFIX= line).
+prefix_of() { printf '%s\n' "$1" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1; }
+
 # Kokkos 4: the same sources against the Kokkos HPC sites run; every test but the script tests (which
 # do not depend on the Kokkos), and the smoke run must give the rows the Kokkos 3.4.1 build gives.
 kokkos4_stage() {
@@ -37,7 +40,7 @@ kokkos4_stage() {
     return 0
   fi
   [ "$rc" = 0 ] || { echo "[test] Kokkos 4 stage: scripts/bootstrap.sh --kokkos 4.6.99 failed" >&2; return 1; }
-  prefix=$(printf '%s\n' "$out" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1)
+  prefix=$(prefix_of "$out")
   # The Kokkos_ROOT environment recipe of the README, on the project's own Kokkos 4 prefix.
   Kokkos_ROOT=$prefix scripts/build.sh kokkos4
   ctest --preset kokkos4 -LE 'scripts|lint' -j "${TFBENCH_JOBS:-$(nproc)}"
@@ -71,7 +74,7 @@ cuda_stage() {
     4) echo "[test] CUDA stage skipped: no CUDA toolkit (CUDA_HOME, nvcc on PATH, /usr/local/cuda)" >&2; return 0 ;;
     *) echo "[test] CUDA stage: scripts/bootstrap.sh --cuda failed" >&2; return 1 ;;
   esac
-  prefix=$(printf '%s\n' "$out" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1)
+  prefix=$(prefix_of "$out")
   Kokkos_ROOT=$prefix scripts/build.sh cuda
   if command -v nvidia-smi >/dev/null 2>&1 && nvidia-smi -L >/dev/null 2>&1; then
     ctest --preset cuda -LE 'scripts|lint' -j "${TFBENCH_JOBS:-$(nproc)}"

@@ -295,15 +295,14 @@ std::optional<PhaseError> check_phase_entry(HeldRoot& root) {
   if (std::this_thread::get_id() != root.owner) {
     return PhaseError{PhaseErrorKind::WrongThread, "phase: called off the thread that holds the session"};
   }
-  if (root.phase_active) {
+  if (root.core.parked) {
     return PhaseError{PhaseErrorKind::PhaseActive, "phase: a phase is already running on this held session"};
   }
   return std::nullopt;
 }
 
 void set_phase_active(HeldRoot& root, bool active) {
-  root.phase_active = active;
-  root.core.parked = active;  // the root's numerical execution waits for the phase
+  root.core.parked = active;  // a phase runs: the root's numerical execution waits for it
 }
 
 std::optional<SessionEntryError> check_held_entry(HeldRoot& root) {
@@ -311,7 +310,7 @@ std::optional<SessionEntryError> check_held_entry(HeldRoot& root) {
     return entry_error(SessionEntryErrorKind::IncompatibleContext,
                        "held session: used off the thread that holds it");
   }
-  if (root.phase_active || thread_state().active != &root.core) {
+  if (root.core.parked || thread_state().active != &root.core) {
     return entry_error(SessionEntryErrorKind::Reentered,
                        "held session: a phase (or a lane of one) is running on this thread");
   }

@@ -131,7 +131,6 @@ class HeldRoot {
   SessionCore core;
   PermitNode node;
   std::thread::id owner;
-  bool phase_active = false;
   // A Phase::run is executing its lanes (a lane must not start another); read from lane threads.
   std::atomic<bool> run_active{false};
   NativeServices services;
