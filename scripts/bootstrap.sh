@@ -28,7 +28,7 @@
 set -euo pipefail
 
 DEFAULT_KOKKOS_VERSION=3.4.1
-KOKKOS_VERSION=$DEFAULT_KOKKOS_VERSION
+KOKKOS_VERSION=""  # from --kokkos; else 3.4.1, or 4.6.99 with --cuda
 CUDA=0
 CUDA_ARCH=${TFBENCH_CUDA_ARCH:-HOPPER90}
 CACHE=${TFBENCH_CACHE:-$HOME/.cache/tfbench}
@@ -49,9 +49,10 @@ while [ $# -gt 0 ]; do
   esac
 done
 if [ "$CUDA" = 1 ]; then
-  [ "$KOKKOS_VERSION" = "$DEFAULT_KOKKOS_VERSION" ] && KOKKOS_VERSION=4.6.99
+  KOKKOS_VERSION=${KOKKOS_VERSION:-4.6.99}
   [ "$KOKKOS_VERSION" = 4.6.99 ] || die "--cuda builds Kokkos 4.6.99 (Kokkos 3.4.1 has no Hopper arch and does not compile with CUDA 13)"
 fi
+KOKKOS_VERSION=${KOKKOS_VERSION:-$DEFAULT_KOKKOS_VERSION}
 case $KOKKOS_VERSION in
   3.4.1) KERNELS_VERSION=3.4.1 ;;
   4.6.99) KERNELS_VERSION=4.7.99 ;;
