@@ -70,9 +70,9 @@ PACKAGES=(
   build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils
   libopenblas-dev liblapacke-dev
   libyaml-cpp-dev libcli11-dev catch2 libbenchmark-dev
-  libhdf5-dev hdf5-tools libssl-dev
+  libhdf5-dev hdf5-tools libssl-dev nlohmann-json3-dev
   libxsmm-dev libeigen3-dev
-  python3 python3-h5py python3-numpy python3-matplotlib
+  python3 python3-h5py python3-numpy python3-matplotlib python3-scipy python3-pandas
   clang-format clang-tidy
 )
 
