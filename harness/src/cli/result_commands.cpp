@@ -131,17 +131,25 @@ class ReportCommand final : public Command {
     auto* sub = app.add_subcommand(
         "report",
         "Summarize a result file: per run its provenance, per worker the verified threads "
-        "and ceilings, and a table of every row.\nExit codes: 0 printed, 2 unusable input.");
+        "and ceilings, and a table of every row with its median, spread (p5 .. p95: the 90% interval of "
+        "its samples; cv: their stddev / mean) and rate. Rows whose cv is above --noisy-cv are marked "
+        "'noisy' and counted in a warning at the end.\nExit codes: 0 printed, 2 unusable input.");
     sub->add_option("file", file_, "result file")->required()->type_name("FILE.h5");
     sub->add_option("--format", format_, "output format")
         ->check(CLI::IsMember({"table", "markdown"}))
+        ->capture_default_str();
+    sub->add_option("--noisy-cv", options_.noisy_cv,
+                    "mark a row noisy when the cv of its samples is above this fraction (0.05: 5%)")
+        ->check(CLI::Range(0.0, 1.0))
+        ->type_name("CV")
         ->capture_default_str();
     return sub;
   }
 
   int execute() override {
     try {
-      print_report(read_results(file_), std::cout, format_ == "markdown");
+      options_.markdown = format_ == "markdown";
+      print_report(read_results(file_), std::cout, options_);
       return 0;
     } catch (const ResultsError& e) {
       std::cerr << "tfbench report: " << e.what() << "\n";
@@ -152,6 +160,7 @@ class ReportCommand final : public Command {
  private:
   std::string file_;
   std::string format_ = "table";
+  ReportOptions options_;
 };
 
 }  // namespace
