@@ -616,6 +616,40 @@ def test_full_disk():
           "the disk filled at many different points, and one run fitted")
 
 
+def duration_seconds(text):
+    """Seconds of a duration as tfbench prints it: '850 ms', '42 s', '3 min 20 s', '2 h 05 min'."""
+    units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
+    parts = text.split()
+    check(len(parts) % 2 == 0 and all(u in units for u in parts[1::2]), "a duration: %r" % text)
+    return sum(float(v) * units[u] for v, u in zip(parts[0::2], parts[1::2]))
+
+
+def test_progress():
+    """`run` prints its estimated time before the first row, and the estimate is the right size (within
+    20x of the actual time: a sanity bound, not a speed target); `list` and `--dry-run` print it too. Output
+    that is not a terminal (a CI log) has no carriage return or terminal escape (issue 18, item 2)."""
+    tiny = config("tiny.yaml")
+    for command in [["list", tiny], ["run", tiny, "--dry-run"]]:
+        _, stdout, _ = tfbench(*command, expect=0)
+        check(re.search(r"^estimated time: about \d", stdout, re.M), "%s prints the estimate: %s" % (command[0], stdout))
+    out = fresh("progress.h5")
+    environment = dict(os.environ)
+    environment.pop("TFBENCH_FAULT_INJECT", None)
+    started = time.time()
+    proc = subprocess.run([ARGS.tfbench, "run", tiny, "--out", out], capture_output=True, env=environment, timeout=600)
+    actual = time.time() - started
+    stdout, stderr = proc.stdout.decode(), proc.stderr.decode()
+    check(proc.returncode == 0, "run: exit %d: %s" % (proc.returncode, stderr))
+    check(b"\r" not in proc.stdout + proc.stderr and b"\033[" not in proc.stdout + proc.stderr,
+          "no carriage return or escape sequence in output that is not a terminal")
+    found = re.search(r"^estimated time: about (.+?) \(", stdout, re.M)
+    check(found is not None and stdout.index(found.group(0)) < stdout.index("[1/"), "the estimate comes first: " + stdout)
+    estimate = duration_seconds(found.group(1))
+    print("estimated %.2f s, took %.2f s" % (estimate, actual))
+    check(0 < estimate < 20 * actual and actual < 20 * estimate + 10,
+          "estimate %.2f s for a run of %.2f s" % (estimate, actual))
+
+
 TESTS = {
     "smoke": test_smoke,
     "verification": test_verification,
@@ -631,6 +665,7 @@ TESTS = {
     "writers": test_writers,
     "config_output": test_config_output,
     "full_disk": test_full_disk,
+    "progress": test_progress,
 }
 
 

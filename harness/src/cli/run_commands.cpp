@@ -115,7 +115,8 @@ class RunCommand final : public Command {
                     "else 60 s scaled by the case's expected time)")
         ->check(CLI::Range(0.0, 1e6))
         ->type_name("S");
-    sub->add_flag("--dry-run", options_.dry_run, "list the cases and the output path, measure nothing");
+    sub->add_flag("--dry-run", options_.dry_run,
+                  "list the cases, the estimated time and the output path, measure nothing");
     sub->add_flag("--no-ceilings", no_ceilings_,
                   "skip measuring the machine ceilings in each worker (saves about a second per thread "
                   "configuration; fractions of ceiling are then NaN)");
@@ -144,7 +145,7 @@ class RunCommand final : public Command {
     if (!proc_bind_.empty()) options_.omp_proc_bind = proc_bind_;
     if (!places_.empty()) options_.omp_places = places_;
     options_.measure_ceilings = !no_ceilings_;
-    options_.interactive = isatty(STDOUT_FILENO) != 0;
+    options_.interactive = isatty(STDERR_FILENO) != 0;
     return run_benchmarks(options_, std::cout, std::cerr);
   }
 

@@ -3,6 +3,8 @@
 #include "tfbench/harness/text.hpp"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <map>
 #include <regex>
 #include <set>
@@ -16,6 +18,54 @@ std::string case_id(const CaseGroup& group, const std::string& variant) {
 
 double expected_case_seconds(const CaseGroup& group) {
   return static_cast<double>(group.variants.size()) * (group.repetitions + 2.5) * group.min_time;
+}
+
+double expected_row_seconds(const CaseGroup& group, const workloads::VariantInfo& variant,
+                            const EstimateCosts& costs) {
+  if (variant.unavailable) return costs.skipped_row_s;
+  return (group.repetitions + 2.5) * group.min_time + costs.row_setup_s;
+}
+
+double expected_worker_seconds(bool measure_ceilings, const EstimateCosts& costs) {
+  return costs.worker_start_s + (measure_ceilings ? costs.ceilings_s : 0.0);
+}
+
+RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const EstimateCosts& costs) {
+  RunEstimate e;
+  e.ceilings = measure_ceilings;
+  for (const auto& w : plan.workers) {
+    ++e.workers;
+    e.workers_s += expected_worker_seconds(measure_ceilings, costs);
+    for (const auto& g : w.groups) {
+      for (const auto& v : g.variants) {
+        ++(v.unavailable ? e.skipped : e.measured);
+        e.rows_s += expected_row_seconds(g, v, costs);
+      }
+    }
+  }
+  return e;
+}
+
+std::string format_duration(double seconds) {
+  if (!std::isfinite(seconds) || seconds < 0.0) return "-";
+  if (seconds < 59.5) return format_seconds(seconds);
+  char buf[48];
+  const auto whole = static_cast<long long>(std::llround(seconds));
+  if (whole < 3600) {
+    std::snprintf(buf, sizeof(buf), "%lld min %02lld s", whole / 60, whole % 60);
+  } else {
+    const long long minutes = (whole + 30) / 60;
+    std::snprintf(buf, sizeof(buf), "%lld h %02lld min", minutes / 60, minutes % 60);
+  }
+  return buf;
+}
+
+std::string describe(const RunEstimate& e) {
+  std::string text = "about " + format_duration(e.total_s()) + " (" + std::to_string(e.measured) +
+                     " row(s) to measure: " + format_duration(e.rows_s);
+  if (e.skipped > 0) text += "; " + std::to_string(e.skipped) + " skipped";
+  return text + "; " + std::to_string(e.workers) + " worker start(s)" + (e.ceilings ? " with ceilings" : "") +
+         ": " + format_duration(e.workers_s) + ")";
 }
 
 double case_time_limit(const CaseGroup& group) {
@@ -123,7 +173,7 @@ RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overri
   return plan;
 }
 
-void print_plan(const RunPlan& plan, std::ostream& out) {
+void print_plan(const RunPlan& plan, std::ostream& out, bool measure_ceilings) {
   for (const auto& w : plan.workers) {
     for (const auto& g : w.groups) {
       for (const auto& v : g.variants) {
@@ -140,6 +190,7 @@ void print_plan(const RunPlan& plan, std::ostream& out) {
   for (const auto& w : plan.workers) groups += w.groups.size();
   out << plan.row_count() << " case(s) (" << groups << " parameter point(s) x variants) in "
       << plan.workers.size() << " worker(s)\n";
+  out << "estimated time: " << describe(estimate_run(plan, measure_ceilings)) << "\n";
 }
 
 }  // namespace tfbench::harness

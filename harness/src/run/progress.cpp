@@ -1,8 +1,10 @@
 #include "run/progress.hpp"
 
+#include "tfbench/harness/plan.hpp"
 #include "tfbench/harness/rows.hpp"
 #include "tfbench/harness/text.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace tfbench::harness::impl {
@@ -10,11 +12,14 @@ namespace {
 constexpr double kFirstHeartbeatSeconds = 30.0;
 }  // namespace
 
-Progress::Progress(std::ostream& out, bool interactive, std::size_t total_rows, double total_weight)
+Progress::Progress(std::ostream& out, std::ostream* status, std::size_t total_rows, double estimate_s,
+                   double plain_interval_s)
     : out_(out),
-      interactive_(interactive),
+      status_(status),
       total_rows_(total_rows),
-      total_weight_(total_weight),
+      estimate_s_(estimate_s),
+      plain_interval_s_(plain_interval_s),
+      next_plain_s_(plain_interval_s),
       start_(std::chrono::steady_clock::now()),
       activity_since_(start_),
       next_heartbeat_s_(kFirstHeartbeatSeconds) {}
@@ -23,9 +28,17 @@ double Progress::elapsed() const {
   return std::chrono::duration<double>(std::chrono::steady_clock::now() - start_).count();
 }
 
+double Progress::remaining() const {
+  if (done_rows_ >= total_rows_) return 0.0;
+  const double left = std::max(0.0, estimate_s_ - done_weight_);
+  if (done_weight_ <= 0.0) return std::max(0.0, estimate_s_ - elapsed());
+  return elapsed() * left / done_weight_;
+}
+
 void Progress::clear_status() {
-  if (interactive_ && status_shown_) {
-    out_ << "\r\033[K";
+  if (status_ && status_shown_) {
+    *status_ << "\r\033[K";
+    status_->flush();
     status_shown_ = false;
   }
 }
@@ -33,6 +46,7 @@ void Progress::clear_status() {
 void Progress::note(const std::string& text) {
   clear_status();
   out_ << text << '\n';
+  out_.flush();
   tick(true);
 }
 
@@ -41,6 +55,18 @@ void Progress::activity(const std::string& text) {
   activity_since_ = std::chrono::steady_clock::now();
   next_heartbeat_s_ = kFirstHeartbeatSeconds;
   tick();
+}
+
+void Progress::worker_ready(double weight) {
+  done_weight_ += weight;
+}
+
+void Progress::print_plain_progress() {
+  const double t = elapsed();
+  if (t < next_plain_s_ || done_rows_ >= total_rows_) return;
+  next_plain_s_ = t + plain_interval_s_;
+  out_ << "progress: " << done_rows_ << " of " << total_rows_ << " rows in " << format_duration(t)
+       << ", about " << format_duration(remaining()) << " left\n";
 }
 
 void Progress::done(const ResultRow& row, double weight) {
@@ -63,13 +89,14 @@ void Progress::done(const ResultRow& row, double weight) {
     line += row.status + (row.error.empty() ? "" : ": " + row.error);
   }
   out_ << line << '\n';
+  if (!status_) print_plain_progress();
   out_.flush();
   tick(true);
 }
 
 void Progress::tick(bool force) {
   const auto now = std::chrono::steady_clock::now();
-  if (!interactive_) {
+  if (!status_) {
     // Without a status line a hung case would print nothing at all until its time limit.
     const double quiet = std::chrono::duration<double>(now - activity_since_).count();
     if (!activity_.empty() && quiet >= next_heartbeat_s_) {
@@ -81,20 +108,15 @@ void Progress::tick(bool force) {
   }
   if (!force && status_shown_ && now - last_draw_ < std::chrono::milliseconds(100)) return;
   last_draw_ = now;
-  const double t = elapsed();
-  std::string eta = "estimating";
-  if (done_rows_ >= total_rows_) {
-    eta = "finishing";
-  } else if (done_weight_ > 0.0 && total_weight_ > 0.0) {
-    eta = "~" + format_seconds(std::max(0.0, t * (total_weight_ - done_weight_) / done_weight_)) + " left";
-  }
+  const std::string eta =
+      done_rows_ >= total_rows_ ? "finishing" : "about " + format_duration(remaining()) + " left";
   const std::size_t current = std::min(done_rows_ + 1, total_rows_);
   std::string status = "case " + std::to_string(current) + " of " + std::to_string(total_rows_) +
-                       ", elapsed " + format_seconds(t) + ", " + eta +
+                       ", elapsed " + format_duration(elapsed()) + ", " + eta +
                        (activity_.empty() ? "" : ": " + activity_);
   if (status.size() > 160) status = status.substr(0, 157) + "...";
-  out_ << "\r\033[K" << status;
-  out_.flush();
+  *status_ << "\r\033[K" << status;
+  status_->flush();
   status_shown_ = true;
 }
 

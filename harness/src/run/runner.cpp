@@ -41,12 +41,6 @@ double seconds_since(Clock::time_point t0) {
   return std::chrono::duration<double>(Clock::now() - t0).count();
 }
 
-/// Estimated cost of one row, for the remaining-time estimate: calibration (about 2.5 min_time),
-/// the samples, and a little fixed overhead.
-double row_weight(const CaseGroup& g) {
-  return (g.repetitions + 2.5) * g.min_time + 0.01;
-}
-
 /// Device and inode, not the spelling: `x.yaml`, `./x.yaml` and a hard link are one file.
 bool same_file(const std::string& a, const std::string& b) {
   std::error_code ec;
@@ -180,6 +174,12 @@ class Session {
     return row;
   }
 
+  /// A row's share of the run's estimate (what estimate_run() counted for it).
+  double estimated_seconds(const CaseGroup& g, const std::string& variant) const {
+    const auto* info = find_variant(g, variant);
+    return info ? expected_row_seconds(g, *info) : EstimateCosts{}.row_setup_s;
+  }
+
   /// Writes rows (deriving statistics and peers first) and reports them.
   void record(const WorkerPlan& w, const CaseGroup& g, std::vector<ResultRow> rows) {
     const std::string now = utc_now_iso();
@@ -189,7 +189,7 @@ class Session {
     for (const auto& r : rows) {
       ++tally_.by_status[r.status];
       if (std::isfinite(r.overhead_s)) tally_.overhead_s += r.overhead_s;
-      progress_.done(r, row_weight(g));
+      progress_.done(r, estimated_seconds(g, r.variant));
     }
   }
 
@@ -320,6 +320,7 @@ class Session {
           tally_.ceilings_s += worker_row_.ceilings_s;
           ceilings = workloads::Ceilings{worker_row_.ceiling_gflops, worker_row_.ceiling_gbs};
           if (worker_index) writer_.update_worker(*worker_index, worker_row_);
+          if (!job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings));
           case_started = Clock::now();
         } else if (kind == "begin") {
           current_ =
@@ -538,7 +539,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   }
   const std::string path = options.out ? *options.out : default_output_path();
   if (options.dry_run) {
-    print_plan(plan, out);
+    print_plan(plan, out, options.measure_ceilings);
     out << "dry run: nothing measured; a run would write " << path << "\n";
     return kRunOk;
   }
@@ -565,17 +566,15 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
     err << "tfbench run: " << e.what() << '\n';
     return kRunBadInput;
   }
-  double total_weight = 0.0;
-  for (const auto& w : plan.workers) {
-    for (const auto& g : w.groups) total_weight += row_weight(g) * static_cast<double>(g.variants.size());
-  }
+  const RunEstimate estimate = estimate_run(plan, options.measure_ceilings);
   if (!info.fault_inject.empty()) {
     err << "tfbench run: note: TFBENCH_FAULT_INJECT='" << info.fault_inject
         << "' injects faults into the workers; recorded in the run's fault_inject attribute\n";
   }
-  impl::Progress progress(out, options.interactive, plan.row_count(), total_weight);
+  impl::Progress progress(out, options.interactive ? &err : nullptr, plan.row_count(), estimate.total_s());
   out << "tfbench run: " << plan.row_count() << " case(s) in " << plan.workers.size()
       << " thread configuration(s); results go to " << path << '\n';
+  out << "estimated time: " << describe(estimate) << '\n';
 
   Session session(options, plan, *writer, progress, signals, seed);
   std::string status = "complete";

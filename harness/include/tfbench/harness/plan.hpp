@@ -62,7 +62,42 @@ struct RunPlan {
 /// Expands every block of every config. Throws std::invalid_argument on a bad filter regex.
 RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overrides);
 
-/// One line per row a run would produce, then a count: what `tfbench list` prints.
-void print_plan(const RunPlan& plan, std::ostream& out);
+/// What a run is expected to cost beyond its timing settings, as measured on a loaded 2-core VM
+/// (configs/smoke.yaml: 2 worker starts 57 ms, ceilings 1.9 s, 3.8 s of set-up, check and
+/// calibration over 246 measured rows, i.e. about 2.5 min_time + 10 ms per row).
+struct EstimateCosts {
+  double worker_start_s = 0.05;  // starting Kokkos and the BLAS library, verifying the threads
+  double ceilings_s = 1.0;       // the ceiling measurement of each worker (none with --no-ceilings)
+  double row_setup_s = 0.01;     // allocating a variant's inputs and checking it
+  double skipped_row_s = 0.001;  // a variant that cannot run here: asked and recorded, not measured
+};
+
+/// Seconds one row is expected to take: calibration (about 2.5 min_time, doubling as warm-up),
+/// `repetitions` samples of min_time and its set-up; a variant unavailable here costs next to nothing.
+double expected_row_seconds(const CaseGroup& group, const workloads::VariantInfo& variant,
+                            const EstimateCosts& costs = {});
+
+/// Seconds one worker is expected to take before its first case: start-up and ceilings.
+double expected_worker_seconds(bool measure_ceilings, const EstimateCosts& costs = {});
+
+/// The whole run's expected time, from the plan's settings: every row (repetitions x min_time and
+/// calibration per variant, per thread configuration) plus the start-up of every worker.
+struct RunEstimate {
+  double rows_s = 0.0, workers_s = 0.0;
+  std::size_t measured = 0, skipped = 0, workers = 0;
+  bool ceilings = true;  // each worker measures the machine ceilings
+  double total_s() const { return rows_s + workers_s; }
+};
+RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const EstimateCosts& costs = {});
+
+/// "about 12 s (246 row(s) to measure: 9.4 s; 30 skipped; 2 worker start(s) with ceilings: 2.1 s)".
+std::string describe(const RunEstimate& estimate);
+
+/// A duration for people: "850 ms", "42 s", "3 min 20 s", "2 h 05 min".
+std::string format_duration(double seconds);
+
+/// One line per row a run would produce, then a count and the estimated time: what `tfbench list`
+/// prints. A variant unavailable here is marked `[skipped: <reason>]`.
+void print_plan(const RunPlan& plan, std::ostream& out, bool measure_ceilings = true);
 
 }  // namespace tfbench::harness

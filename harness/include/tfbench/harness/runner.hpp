@@ -26,7 +26,8 @@ struct RunOptions {
   std::optional<std::string> omp_places;
   bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
   std::string command_line;
-  /// Live progress line (a terminal); otherwise one line per finished case.
+  /// stderr is a terminal: a status line there rewrites itself (elapsed, time left, what runs);
+  /// otherwise only plain lines, on stdout.
   bool interactive = false;
 };
 
