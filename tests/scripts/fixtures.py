@@ -46,6 +46,17 @@ PACKED_VARIANTS = [
 ]
 
 
+# session_overhead-like family: no work counted (flops = bytes = 0), tens of microseconds per
+# iteration, so figures draw time. (variant, kind, provider, seconds per iteration at 1 thread)
+OVERHEAD_VARIANTS = [
+    ("engine:held_session", "engine", "tfbench", 1.0e-5),
+    ("engine:with_session", "engine", "tfbench", 6.0e-5),
+    ("peer:inline", "peer", "inline", 2.0e-6),
+]
+SKIP_ERROR = ("tfbench::ops::batched_gemm: batch route: OuterParallel forced in a one-thread "
+              "context [no_route]")
+
+
 def _time_model(n, spf, eff, threads):
     flops = 2.0 * n ** 3 * 1000
     speedup = 1 + eff * (threads - 1)
@@ -55,8 +66,14 @@ def _time_model(n, spf, eff, threads):
 def make_run(run_id, rng, *, threads=(1, 2), sizes=(2, 4, 8, 16, 32), reps=9, noise=0.02,
              slowdown=None, revision="0123456789abcdef0123456789abcdef01234567", dirty="false",
              host="node01", start="2026-03-01T10:00:00Z", failed_worker_threads=None,
-             crash_case=None, families=("packed_small", "bandwidth_control")):
-    """A dict describing one run; `slowdown` maps a case-id glob to a time factor."""
+             crash_case=None, families=("packed_small", "bandwidth_control"), layouts=None,
+             skip_case=None):
+    """A dict describing one run; `slowdown` maps a case-id glob to a time factor.
+
+    layouts (e.g. ("packed", "strided")): packed_small also sweeps a `layout` parameter (strided
+    30% slower), a sweep over two parameters; skip_case: a case-id glob whose rows are `skipped`
+    with a route error, as tfbench records variants the engine cannot route. The family
+    "session_overhead" counts no work and takes microseconds."""
     workers, rows, samples = [], [], []
     for t in threads:
         ok = t != failed_worker_threads
@@ -70,10 +87,20 @@ def make_run(run_id, rng, *, threads=(1, 2), sizes=(2, 4, 8, 16, 32), reps=9, no
         cases = []
         if "packed_small" in families:
             for n in sizes:
-                for v, kind, prov, strat, spf, eff in PACKED_VARIANTS:
-                    flops, sec = _time_model(n, spf, eff, t)
-                    cases.append(("packed_small", {"batch": 1000, "n": n}, v, kind, prov, strat,
-                                  flops, 3 * 8.0 * n * n * 1000, sec))
+                for layout in layouts or (None,):
+                    params = {"batch": 1000, "n": n}
+                    if layout:
+                        params["layout"] = layout
+                    for v, kind, prov, strat, spf, eff in PACKED_VARIANTS:
+                        flops, sec = _time_model(n, spf, eff, t)
+                        cases.append(("packed_small", params, v, kind, prov, strat, flops,
+                                      3 * 8.0 * n * n * 1000,
+                                      sec * (1.3 if layout == "strided" else 1.0)))
+        if "session_overhead" in families:
+            for op in ("chain", "empty"):
+                for v, kind, prov, sec in OVERHEAD_VARIANTS:
+                    cases.append(("session_overhead", {"elements": 16384, "op": op}, v, kind, prov,
+                                  "", 0.0, 0.0, sec * (2 if op == "chain" else 1)))
         if "bandwidth_control" in families:
             for e in (1 << 20, 1 << 22, 1 << 24):
                 for v, kind, prov, gbs in (("engine:triad", "engine", "tfbench", 14.0),
@@ -90,6 +117,8 @@ def make_run(run_id, rng, *, threads=(1, 2), sizes=(2, 4, 8, 16, 32), reps=9, no
             status, err = "ok", ""
             if crash_case and fnmatch.fnmatchcase(case_id, crash_case):
                 status, err = "crashed", "signal 11 (SIGSEGV)"
+            if skip_case and fnmatch.fnmatchcase(case_id, skip_case):
+                status, err = "skipped", SKIP_ERROR
             s = sec * np.exp(rng.normal(0.0, noise, reps)) if status == "ok" else np.array([])
             off = len(samples)
             samples.extend(s.tolist())

@@ -3,6 +3,7 @@
 Run: /usr/bin/python3 -m unittest tests/scripts/test_plots.py
 """
 
+import math
 import os
 import subprocess
 import sys
@@ -19,7 +20,7 @@ sys.path.insert(0, SCRIPTS)
 
 import fixtures  # noqa: E402
 from tfbench_results import ResultsFormatError, load  # noqa: E402
-from tfbench_results import stats  # noqa: E402
+from tfbench_results import figures, stats  # noqa: E402
 
 PY = "/usr/bin/python3"
 
@@ -169,6 +170,144 @@ class PlotTest(Files):
         # One verified thread count: no scaling figure, the others still drawn.
         self.assertNotIn("scaling_packed_small.png", os.listdir(out))
         self.check_png(os.path.join(out, "throughput_packed_small.png"))
+
+
+class FigureLayoutTest(Files):
+    """What the figures show, read back from their artists (Figure.layout): on a sweep over n and
+    layout with a variant skipped everywhere and a family that counts no work."""
+
+    SKIPPED = "engine:outer_parallel"
+
+    @classmethod
+    def setUpClass(cls):
+        super().setUpClass()
+        rng = np.random.default_rng(11)
+        cls.sweep = fixtures.write(os.path.join(cls.dir, "sweep2.h5"), [fixtures.make_run(
+            "20260302T100000Z-node01-21", rng, sizes=(4, 8, 16), layouts=("packed", "strided"),
+            skip_case=f"packed_small/*/{cls.SKIPPED}",
+            families=("packed_small", "session_overhead"))])
+        cls.figs = {os.path.basename(f.path): f for f in
+                    figures.family_figures([load(cls.sweep)], os.path.join(cls.dir, "layout"))}
+
+    def layout(self, name):
+        self.assertIn(name, self.figs)
+        return self.figs[name].layout
+
+    def all_legend_labels(self, lay):
+        return [t for leg in lay["legends"] for t in leg["labels"]] + \
+            [t for ax in lay["axes"] for t in ax["legend"]]
+
+    def test_lines_differing_in_a_parameter_look_different(self):
+        for name in ("throughput_packed_small.png", "scaling_packed_small.png"):
+            lay = self.layout(name)
+            for ax in lay["axes"]:
+                styles = [(ln["color"], ln["linestyle"], ln["marker"]) for ln in ax["lines"]]
+                self.assertGreaterEqual(len(styles), 8, name)
+                self.assertEqual(len(set(styles)), len(styles), f"{name}: two lines look alike")
+                by = {ln["label"]: ln for ln in ax["lines"]}
+                packed = by["engine:auto [layout=packed]"]
+                strided = by["engine:auto [layout=strided]"]
+                self.assertEqual(packed["color"], strided["color"])  # colour: the variant
+                self.assertNotEqual((packed["linestyle"], packed["marker"]),
+                                    (strided["linestyle"], strided["marker"]))
+                self.assertTrue(packed["filled"])  # engine strategies filled, peers open
+                self.assertFalse(by["peer:libxsmm [layout=packed]"]["filled"])
+            # A legend says which style is which layout.
+            blocks = {leg["title"]: leg["labels"] for leg in lay["legends"]}
+            self.assertEqual(blocks.get("layout"), ["layout=packed", "layout=strided"], name)
+
+    def test_peer_ratio_labels_name_the_differing_parameter(self):
+        lay = self.layout("peer_ratio_packed_small.png")
+        for ax in lay["axes"]:
+            ticks = ax["xticklabels"]
+            self.assertEqual(len(ticks), 6)  # 3 sizes x 2 layouts
+            self.assertEqual(len(set(ticks)), len(ticks), ticks)
+            self.assertEqual(sum("layout=strided" in t for t in ticks), 3, ticks)
+            self.assertTrue(all(t.startswith("n=") and "\nvs " in t for t in ticks), ticks)
+
+    def test_time_axes_use_engineering_units(self):
+        lay = self.layout("throughput_session_overhead.png")
+        for ax in lay["axes"]:
+            self.assertIn("[µs]", ax["ylabel"])
+            ys = [y for ln in ax["lines"] for y in ln["y"]]
+            self.assertTrue(ys and all(1 <= y < 1000 for y in ys), ys)  # 2 .. 120 µs
+            self.assertFalse([t for t in ax["yticklabels"] if "e-" in t or "e+" in t])
+        self.assertIn("[µs]", self.figs["throughput_session_overhead.png"].caption)
+        self.assertEqual(figures._time_unit([5e-5]), (1e-6, "µs"))
+        self.assertEqual(figures._time_unit([2e-6, 3e-3]), (1e-6, "µs"))
+        self.assertEqual(figures._time_unit([4e-3, 0.2]), (1e-3, "ms"))
+        self.assertEqual(figures._time_unit([3.0, math.nan]), (1.0, "s"))
+        self.assertEqual(figures._time_unit([5e-10]), (1e-9, "ns"))
+
+    def test_skipped_variants_are_a_note_not_a_legend_entry(self):
+        for name in ("throughput_packed_small.png", "scaling_packed_small.png",
+                     "peer_ratio_packed_small.png"):
+            lay = self.layout(name)
+            self.assertFalse([t for t in self.all_legend_labels(lay) if self.SKIPPED in t], name)
+            for ax in lay["axes"]:
+                drawn = [x["label"] for x in ax["lines"] + ax["bars"]]
+                self.assertTrue(drawn, name)
+                self.assertFalse([d for d in drawn if self.SKIPPED in d], name)
+            note = [t for t in lay["texts"] if t.startswith("Not drawn")]
+            self.assertEqual(len(note), 1, lay["texts"])
+            self.assertIn(f"{self.SKIPPED} skipped at 1t, 2t (6 cases)", note[0])
+            self.assertIn("OuterParallel forced in a one-thread context", note[0])
+            self.assertNotIn("tfbench::ops", note[0])
+        self.assertFalse([t for t in self.layout("throughput_session_overhead.png")["texts"]
+                          if t.startswith("Not drawn")])
+
+    def test_legends_are_below_the_axes(self):
+        for name, fig in self.figs.items():
+            lay = fig.layout
+            self.assertTrue(lay["legends"], name)
+            self.assertFalse([ax for ax in lay["axes"] if ax["legend"]], f"{name}: legend on axes")
+            axes_bottom = min(ax["bbox"][1] for ax in lay["axes"])
+            for leg in lay["legends"]:
+                self.assertLessEqual(leg["bbox"][3], axes_bottom + 1e-3, name)
+                self.assertGreaterEqual(leg["bbox"][1], 0.0, name)
+                self.assertGreaterEqual(leg["bbox"][0], 0.0, name)
+                self.assertLessEqual(leg["bbox"][2], 1.0, name)
+
+    def test_panels_share_their_y_axis(self):
+        lay = self.layout("throughput_packed_small.png")
+        ax1, ax2 = lay["axes"]
+        self.assertEqual((ax1["title"], ax2["title"]), ("openmp, 1 thread", "openmp, 2 threads"))
+        self.assertEqual(ax1["ylim"], ax2["ylim"])  # one scale: 1 and 2 threads compare by eye
+        lo, hi = ax1["ylim"]
+        every = [y for ax in (ax1, ax2) for ln in ax["lines"] for y in ln["y"]]
+        self.assertLessEqual(lo, min(every))
+        self.assertGreaterEqual(hi, max(every))
+        self.assertTrue(ax2["yticklabels"])  # still labelled on the right-hand panel
+        for name in ("peer_ratio_packed_small.png", "throughput_session_overhead.png"):
+            lims = {ax["ylim"] for ax in self.layout(name)["axes"]}
+            self.assertEqual(len(lims), 1, name)
+
+    def test_comparison_legend_below_and_skipped_in_a_note(self):
+        rng = np.random.default_rng(13)
+        base = fixtures.write(os.path.join(self.dir, "cmp_base.h5"), [fixtures.make_run(
+            "20260303T100000Z-node01-31", rng, skip_case=f"packed_small/*/{self.SKIPPED}")])
+        fig = figures.comparison(load(base), load(self.new), os.path.join(self.dir, "cmp2"),
+                                 threshold_pct=5)
+        lay = fig.layout
+        self.check_legend_below(lay)
+        self.assertFalse([t for t in self.all_legend_labels(lay) if self.SKIPPED in t])
+        self.assertEqual(self.all_legend_labels(lay), ["no verdict", "threshold ±5%"])
+        note = [t for t in lay["texts"] if t.startswith("Not compared")]
+        self.assertEqual(len(note), 1, lay["texts"])
+        self.assertIn(f"base: {self.SKIPPED} skipped at 1t, 2t (5 cases)", note[0])
+
+    def check_legend_below(self, lay):
+        self.assertFalse(lay["axes"][0]["legend"])
+        for leg in lay["legends"]:
+            self.assertLessEqual(leg["bbox"][3], lay["axes"][0]["bbox"][1] + 1e-3)
+
+    def test_cli_writes_them(self):
+        out = os.path.join(self.dir, "layout_cli")
+        r = self.run_script("plot_results.py", self.sweep, "-o", out)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertIn("line style and marker: layout", r.stdout)
+        for n in os.listdir(out):
+            PlotTest.check_png(self, os.path.join(out, n))
 
 
 class CheckResultsTest(Files):
