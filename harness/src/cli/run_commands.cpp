@@ -1,6 +1,7 @@
 // `tfbench run`, `list`, `validate` and the hidden `worker`.
 
 #include "cli/commands.hpp"
+#include "run/variant_query.hpp"
 #include "run/worker.hpp"
 #include "tfbench/harness/config.hpp"
 #include "tfbench/harness/plan.hpp"
@@ -182,7 +183,9 @@ class ListCommand final : public Command {
   CLI::App* add(CLI::App& app) override {
     auto* sub = app.add_subcommand(
         "list",
-        "List the cases `tfbench run` would execute with the same options, one line each.\n"
+        "List the cases `tfbench run` would execute with the same options, one line each; a variant a "
+        "worker would skip (asked of a worker of each thread configuration, started as run starts it) "
+        "says why. Then the count and the estimated time of the run.\n"
         "Exit codes: 0 listed, 2 bad config or option.");
     selection_.add(sub, true);
     return sub;
@@ -193,8 +196,12 @@ class ListCommand final : public Command {
     const auto configs = load_all(selection_.configs);
     if (!configs) return 2;
     try {
-      const RunPlan plan = make_plan(*configs, overrides);
+      RunPlan plan = make_plan(*configs, overrides);
       for (const auto& note : plan.notes) std::cerr << "note: " << note << "\n";
+      VariantQuery query;
+      query.configs = selection_.configs;
+      query.filter = overrides.filter;
+      for (const auto& note : ask_workers_for_variants(plan, query)) std::cerr << "note: " << note << "\n";
       print_plan(plan, std::cout);
     } catch (const std::invalid_argument& e) {
       std::cerr << e.what() << "\n";
@@ -248,12 +255,28 @@ class WorkerCommand final : public Command {
     auto* sub = app.add_subcommand("worker", "internal: one worker process of `tfbench run`");
     sub->group("");  // hidden from --help
     sub->add_option("--message-fd", fd_, "file descriptor for messages to the parent")->required();
+    sub->add_flag("--query-variants", query_,
+                  "answer which variants of the configs this worker would skip, and exit (list, --dry-run)");
+    sub->add_option("--space", space_, "the query's execution space");
+    sub->add_option("--threads", query_args_.threads, "the query's thread count");
+    sub->add_option("--filter", filter_, "the query's --filter");
+    sub->add_option("--query-config", query_args_.configs, "a config of the query (repeated)");
     return sub;
   }
-  int execute() override { return impl::worker_main(fd_); }
+  int execute() override {
+    if (!query_) return impl::worker_main(fd_);
+    const auto space = parse_exec_space(space_);
+    if (!space) return 2;
+    query_args_.space = *space;
+    if (!filter_.empty()) query_args_.filter = filter_;
+    return impl::query_variants_main(fd_, query_args_);
+  }
 
  private:
   int fd_ = 3;
+  bool query_ = false;
+  std::string space_ = "serial", filter_;
+  impl::VariantQueryArgs query_args_;
 };
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include "run/protocol.hpp"
 #include "run/spawn.hpp"
 #include "run/supervisor.hpp"
+#include "run/variant_query.hpp"
 #include "tfbench/engine/core/build_info.hpp"
 #include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
@@ -539,6 +540,12 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   }
   const std::string path = options.out ? *options.out : default_output_path();
   if (options.dry_run) {
+    VariantQuery query;
+    query.configs = options.configs;
+    query.filter = options.overrides.filter;
+    query.omp_proc_bind = options.omp_proc_bind;
+    query.omp_places = options.omp_places;
+    for (const auto& note : ask_workers_for_variants(plan, query)) err << "note: " << note << '\n';
     print_plan(plan, out, options.measure_ceilings);
     out << "dry run: nothing measured; a run would write " << path << "\n";
     return kRunOk;

@@ -22,7 +22,8 @@ std::string self_executable() {
 }
 
 WorkerProcess spawn_worker(const std::string& exe, const std::string& job,
-                           const std::vector<std::string>& environment) {
+                           const std::vector<std::string>& environment,
+                           const std::vector<std::string>& extra_args) {
   int job_pipe[2], message_pipe[2];
   if (pipe2(job_pipe, O_CLOEXEC) != 0) throw std::runtime_error(std::string("pipe: ") + std::strerror(errno));
   if (pipe2(message_pipe, O_CLOEXEC) != 0) {
@@ -33,6 +34,7 @@ WorkerProcess spawn_worker(const std::string& exe, const std::string& job,
   // Everything the child needs is prepared before fork: between fork and exec only
   // async-signal-safe calls are allowed (OpenBLAS and OpenMP threads exist in this process).
   std::vector<std::string> args = {exe, "worker", "--message-fd", "3"};
+  args.insert(args.end(), extra_args.begin(), extra_args.end());
   std::vector<char*> argv, envp;
   for (auto& a : args) argv.push_back(a.data());
   argv.push_back(nullptr);

@@ -18,10 +18,11 @@ struct WorkerProcess {
 /// The path of the running executable.
 std::string self_executable();
 
-/// Forks and execs `exe worker --message-fd 3` with `environment`, writes `job` to its stdin and
-/// closes it. Throws std::runtime_error when the process cannot be started.
+/// Forks and execs `exe worker --message-fd 3 <extra_args>` with `environment`, writes `job` to its
+/// stdin and closes it. Throws std::runtime_error when the process cannot be started.
 WorkerProcess spawn_worker(const std::string& exe, const std::string& job,
-                           const std::vector<std::string>& environment);
+                           const std::vector<std::string>& environment,
+                           const std::vector<std::string>& extra_args = {});
 
 /// "ok", "exit <code>" or "signal <n> (<NAME>)" for a waitpid status.
 std::string describe_wait_status(int status);

@@ -267,6 +267,12 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
 
 }  // namespace
 
+std::optional<std::string> kokkos_unstartable(int threads) {
+  WorkerJob job;
+  job.threads = threads;
+  return unstartable(job);
+}
+
 int worker_main(int message_fd) {
   Channel channel(message_fd);
   WorkerJob job;
