@@ -67,6 +67,11 @@ void write_attribute(hid_t location, const char* name, double value) {
   h5_check(H5Awrite(attribute, H5T_NATIVE_DOUBLE, &value), std::string("write attribute ") + name);
 }
 
+void describe(hid_t location, const std::string& units, const std::string& description) {
+  write_attribute(location, "units", units);
+  write_attribute(location, "description", description);
+}
+
 std::optional<std::string> read_string_attribute(hid_t location, const char* name) {
   auto attribute = open_attribute(location, name);
   if (!attribute) return std::nullopt;

@@ -67,14 +67,30 @@ std::optional<std::string> read_string_attribute(hid_t location, const char* nam
 std::optional<std::int64_t> read_int_attribute(hid_t location, const char* name);
 std::optional<double> read_double_attribute(hid_t location, const char* name);
 
-/// A column of a compound table: its name and the member of the row struct it maps.
+/// A column of a compound table: its name, the member of the row struct it maps, and what the
+/// writer records about it (the `<name>.units` and `<name>.description` attributes of the table).
 template <class Row>
 struct Column {
   const char* name;
   std::string Row::*text = nullptr;
   std::int64_t Row::*integer = nullptr;
   double Row::*number = nullptr;
+  const char* units = "";  // "s", "GB/s", ...; "1" a plain number; "" text
+  const char* description = "";
 };
+
+/// Writes `units` and `description` on `location` (a dataset).
+void describe(hid_t location, const std::string& units, const std::string& description);
+/// Describes a compound table: its own `units` (empty) and `description`, and per column the
+/// attributes `<column>.units` and `<column>.description`.
+template <class Row>
+void describe_table(hid_t table, const std::vector<Column<Row>>& columns, const std::string& description) {
+  describe(table, "", description);
+  for (const Column<Row>& c : columns) {
+    write_attribute(table, (std::string(c.name) + ".units").c_str(), std::string(c.units));
+    write_attribute(table, (std::string(c.name) + ".description").c_str(), std::string(c.description));
+  }
+}
 
 /// Every column is 8 bytes in memory (char*, int64, double): offset = 8 * position.
 template <class Row>

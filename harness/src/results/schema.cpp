@@ -4,16 +4,30 @@ namespace tfbench::harness::impl {
 namespace {
 
 template <class Row>
+Column<Row> text(const char* name, std::string Row::*member, const char* description) {
+  return {name, member, nullptr, nullptr, "", description};
+}
+template <class Row>
+Column<Row> integer(const char* name, std::int64_t Row::*member, const char* units, const char* description) {
+  return {name, nullptr, member, nullptr, units, description};
+}
+template <class Row>
+Column<Row> number(const char* name, double Row::*member, const char* units, const char* description) {
+  return {name, nullptr, nullptr, member, units, description};
+}
+
+// Run attributes: documented in docs/results-format.md; their units serve the exports.
+template <class Row>
 Column<Row> text(const char* name, std::string Row::*member) {
-  return {name, member, nullptr, nullptr};
+  return text(name, member, "");
 }
 template <class Row>
-Column<Row> integer(const char* name, std::int64_t Row::*member) {
-  return {name, nullptr, member, nullptr};
+Column<Row> integer(const char* name, std::int64_t Row::*member, const char* units) {
+  return integer(name, member, units, "");
 }
 template <class Row>
-Column<Row> number(const char* name, double Row::*member) {
-  return {name, nullptr, nullptr, member};
+Column<Row> number(const char* name, double Row::*member, const char* units) {
+  return number(name, member, units, "");
 }
 
 }  // namespace
@@ -21,20 +35,26 @@ Column<Row> number(const char* name, double Row::*member) {
 const std::vector<Column<WorkerRow>>& worker_columns() {
   using W = WorkerRow;
   static const std::vector<Column<W>> columns = {
-      integer("threads", &W::threads),
-      text("exec_space", &W::exec_space),
-      integer("kokkos_threads", &W::kokkos_threads),
-      integer("blas_threads_requested", &W::blas_threads_requested),
-      integer("blas_threads", &W::blas_threads),
-      integer("affinity_cpus", &W::affinity_cpus),
-      text("omp_proc_bind", &W::omp_proc_bind),
-      number("ceiling_gflops", &W::ceiling_gflops),
-      number("ceiling_gbs", &W::ceiling_gbs),
-      integer("pid", &W::pid),
-      text("exit", &W::exit),
-      text("omp_places", &W::omp_places),
-      number("startup_s", &W::startup_s),
-      number("ceilings_s", &W::ceilings_s),
+      integer("threads", &W::threads, "1", "requested thread configuration (the budget of this worker)"),
+      text("exec_space", &W::exec_space, "Kokkos execution space the engine variants ran on"),
+      integer("kokkos_threads", &W::kokkos_threads, "1",
+              "verified concurrency of the Kokkos host thread pool"),
+      integer("blas_threads_requested", &W::blas_threads_requested, "1", "BLAS threads the worker asked for"),
+      integer("blas_threads", &W::blas_threads, "1",
+              "verified: the BLAS library's own thread count after the request"),
+      integer("affinity_cpus", &W::affinity_cpus, "1", "CPUs in the worker's affinity mask"),
+      text("omp_proc_bind", &W::omp_proc_bind, "the worker's OMP_PROC_BIND (empty: unset)"),
+      number("ceiling_gflops", &W::ceiling_gflops, "GFLOP/s",
+             "compute ceiling measured by this worker (OpenBLAS dgemm); NaN: not measured"),
+      number("ceiling_gbs", &W::ceiling_gbs, "GB/s",
+             "bandwidth ceiling measured by this worker (OpenMP triad); NaN: not measured"),
+      integer("pid", &W::pid, "", "process id of the worker"),
+      text("exit", &W::exit,
+           "how the worker ended: ok, signal <n> (<name>), exit <code>, verification failed: <why>, ..."),
+      text("omp_places", &W::omp_places, "the worker's OMP_PLACES (empty: unset)"),
+      number("startup_s", &W::startup_s, "s",
+             "from starting the process until it reported its verified counts"),
+      number("ceilings_s", &W::ceilings_s, "s", "measuring the ceilings (0: reused or not measured)"),
   };
   return columns;
 }
@@ -42,50 +62,57 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
 const std::vector<Column<ResultRow>>& result_columns() {
   using R = ResultRow;
   static const std::vector<Column<R>> columns = {
-      text("case_id", &R::case_id),
-      text("group_id", &R::group_id),
-      text("family", &R::family),
-      text("variant", &R::variant),
-      text("variant_kind", &R::variant_kind),
-      text("provider", &R::provider),
-      text("strategy", &R::strategy),
-      text("params", &R::params),
-      text("exec_space", &R::exec_space),
-      integer("threads", &R::threads),
-      integer("kokkos_threads", &R::kokkos_threads),
-      integer("blas_threads", &R::blas_threads),
-      text("status", &R::status),
-      text("error", &R::error),
-      integer("repetitions", &R::repetitions),
-      integer("iterations", &R::iterations),
-      number("median_s", &R::median_s),
-      number("min_s", &R::min_s),
-      number("max_s", &R::max_s),
-      number("mean_s", &R::mean_s),
-      number("stddev_s", &R::stddev_s),
-      number("cv", &R::cv),
-      number("flops", &R::flops),
-      number("bytes", &R::bytes),
-      number("gflops", &R::gflops),
-      number("gbs", &R::gbs),
-      number("frac_compute_ceiling", &R::frac_compute_ceiling),
-      number("frac_bandwidth_ceiling", &R::frac_bandwidth_ceiling),
-      text("fastest_peer", &R::fastest_peer),
-      number("speedup_vs_fastest_peer", &R::speedup_vs_fastest_peer),
-      number("allocations", &R::allocations),
-      number("pool_hits", &R::pool_hits),
-      number("transfers", &R::transfers),
-      number("bytes_retained", &R::bytes_retained),
-      number("max_rel_error", &R::max_rel_error),
-      number("tolerance", &R::tolerance),
-      number("threshold_pct", &R::threshold_pct),
-      text("metrics", &R::metrics),
-      integer("sample_offset", &R::sample_offset),
-      integer("sample_count", &R::sample_count),
-      text("finished_utc", &R::finished_utc),
-      number("overhead_s", &R::overhead_s),
-      integer("worker_pid", &R::worker_pid),
-      number("case_timeout_s", &R::case_timeout_s),
+      text("case_id", &R::case_id,
+           "<family>/<params>/<variant>; with threads and exec_space the key of the row"),
+      text("group_id", &R::group_id, "<family>/<params>: the variants of one case share it"),
+      text("family", &R::family, "workload family"),
+      text("variant", &R::variant, "variant name, e.g. engine:auto or peer:openblas"),
+      text("variant_kind", &R::variant_kind, "engine, peer or control"),
+      text("provider", &R::provider, "library or code that ran the variant"),
+      text("strategy", &R::strategy, "engine strategy of the variant (empty for peers)"),
+      text("params", &R::params,
+           "JSON object of the case parameters (tfbench export --format csv makes them columns)"),
+      text("exec_space", &R::exec_space, "the worker's Kokkos execution space"),
+      integer("threads", &R::threads, "1", "requested thread configuration"),
+      integer("kokkos_threads", &R::kokkos_threads, "1", "verified Kokkos threads of the worker"),
+      integer("blas_threads", &R::blas_threads, "1", "verified BLAS threads of the worker"),
+      text("status", &R::status, "ok, check_failed, error, crashed, timed_out, skipped or interrupted"),
+      text("error", &R::error, "why the row is not ok"),
+      integer("repetitions", &R::repetitions, "1", "samples kept"),
+      integer("iterations", &R::iterations, "1", "runs of the instance per sample"),
+      number("median_s", &R::median_s, "s", "median over the samples of the seconds per iteration"),
+      number("min_s", &R::min_s, "s", "fastest sample, seconds per iteration"),
+      number("max_s", &R::max_s, "s", "slowest sample, seconds per iteration"),
+      number("mean_s", &R::mean_s, "s", "mean of the samples, seconds per iteration"),
+      number("stddev_s", &R::stddev_s, "s", "sample standard deviation (n - 1) of the samples"),
+      number("cv", &R::cv, "1", "coefficient of variation: stddev_s / mean_s"),
+      number("flops", &R::flops, "flop", "floating-point operations of one run (NaN: not reported)"),
+      number("bytes", &R::bytes, "B", "bytes moved by one run (NaN: not reported)"),
+      number("gflops", &R::gflops, "GFLOP/s", "flops / median_s / 1e9"),
+      number("gbs", &R::gbs, "GB/s", "bytes / median_s / 1e9"),
+      number("frac_compute_ceiling", &R::frac_compute_ceiling, "1", "gflops / the worker's ceiling_gflops"),
+      number("frac_bandwidth_ceiling", &R::frac_bandwidth_ceiling, "1", "gbs / the worker's ceiling_gbs"),
+      text("fastest_peer", &R::fastest_peer, "variant of the fastest ok peer of the same group and worker"),
+      number("speedup_vs_fastest_peer", &R::speedup_vs_fastest_peer, "1",
+             "median_s of the fastest peer / median_s of this row (>= 1: at least as fast)"),
+      number("allocations", &R::allocations, "1", "allocations per run"),
+      number("pool_hits", &R::pool_hits, "1", "memory pool hits per run"),
+      number("transfers", &R::transfers, "1", "host-device transfers per run"),
+      number("bytes_retained", &R::bytes_retained, "B", "bytes the engine keeps allocated after a run"),
+      number("max_rel_error", &R::max_rel_error, "1", "largest relative error of the correctness check"),
+      number("tolerance", &R::tolerance, "1", "relative error the check allows"),
+      number("threshold_pct", &R::threshold_pct, "%",
+             "the case's regression threshold for compare (NaN: compare's default)"),
+      text("metrics", &R::metrics,
+           "JSON object of family-specific numbers (tfbench export --format csv makes them columns)"),
+      integer("sample_offset", &R::sample_offset, "1",
+              "index of the row's first sample in the samples dataset"),
+      integer("sample_count", &R::sample_count, "1", "number of the row's samples"),
+      text("finished_utc", &R::finished_utc, "ISO 8601 UTC time the row was written"),
+      number("overhead_s", &R::overhead_s, "s", "wall time spent on the row outside its kept samples"),
+      integer("worker_pid", &R::worker_pid, "",
+              "the worker process that produced the row (workers.pid; 0: none started)"),
+      number("case_timeout_s", &R::case_timeout_s, "s", "the time limit of the row's case (0: none)"),
   };
   return columns;
 }
@@ -104,7 +131,7 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("config_sha256", &I::config_sha256),
       text("hostname", &I::hostname),
       text("cpu_model", &I::cpu_model),
-      integer("online_cpus", &I::online_cpus),
+      integer("online_cpus", &I::online_cpus, "1"),
       text("compiler", &I::compiler),
       text("build_type", &I::build_type),
       text("build_flags", &I::build_flags),
@@ -114,9 +141,9 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("blas_vendor", &I::blas_vendor),
       text("blas_config", &I::blas_config),
       text("blas_threading", &I::blas_threading),
-      integer("seed", &I::seed),
-      integer("repetitions_default", &I::repetitions_default),
-      number("min_time_default", &I::min_time_default),
+      integer("seed", &I::seed, ""),
+      integer("repetitions_default", &I::repetitions_default, "1"),
+      number("min_time_default", &I::min_time_default, "s"),
       text("fault_inject", &I::fault_inject),
   };
   return attributes;

@@ -81,10 +81,14 @@ void ResultsWriter::begin_run(const RunInfo& info) {
                    H5Dclose, "configs/" + key);
     const char* p = info.config_texts[i].c_str();
     h5_check(H5Dwrite(d, text_type, H5S_ALL, H5S_ALL, H5P_DEFAULT, &p), "write configs/" + key);
+    impl::describe(d, "", impl::kConfigDescription);
   }
   s.workers = impl::create_table(s.run, "workers", s.worker_type, 16);
   s.results = impl::create_table(s.run, "results", s.result_type, 64);
   s.samples = impl::create_table(s.run, "samples", H5T_NATIVE_DOUBLE, 1024);
+  impl::describe_table(s.workers, impl::worker_columns(), impl::kWorkersDescription);
+  impl::describe_table(s.results, impl::result_columns(), impl::kResultsDescription);
+  impl::describe(s.samples, "s", impl::kSamplesDescription);
   s.commit();
 }
 
