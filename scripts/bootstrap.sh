@@ -72,7 +72,7 @@ PACKAGES=(
   libyaml-cpp-dev libcli11-dev catch2 libbenchmark-dev
   libhdf5-dev hdf5-tools libssl-dev nlohmann-json3-dev
   libxsmm-dev libeigen3-dev
-  python3 python3-h5py python3-numpy python3-matplotlib python3-scipy python3-pandas
+  python3 python3-h5py python3-numpy python3-matplotlib python3-scipy python3-pandas python3-jsonschema
   clang-format clang-tidy
 )
 

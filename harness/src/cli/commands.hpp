@@ -23,6 +23,7 @@ std::unique_ptr<Command> make_info_command();
 std::unique_ptr<Command> make_compare_command();
 std::unique_ptr<Command> make_merge_command();
 std::unique_ptr<Command> make_report_command();
+std::unique_ptr<Command> make_export_command();
 std::unique_ptr<Command> make_worker_command();
 
 }  // namespace tfbench::harness::cli
