@@ -616,6 +616,25 @@ def test_full_disk():
           "the disk filled at many different points, and one run fitted")
 
 
+def test_torch_skipped():
+    """peer:torch of packed_small and batched_solve in a Python that cannot import torch (the system
+    Python without site-packages, -S): every row recorded skipped with the import error and the variable
+    that chooses another Python."""
+    python = work("python-without-torch")
+    with open(python, "w") as f:
+        f.write("#!/bin/sh\nunset PYTHONPATH PYTHONHOME\nexec /usr/bin/python3 -S \"$@\"\n")
+    os.chmod(python, 0o755)
+    out = fresh("torch.h5")
+    tfbench("run", config("torch.yaml"), "--out", out, env={"TFBENCH_TORCH_PYTHON": python}, expect=0)
+    _, _, rows = rows_of(out)
+    check(sorted({r["family"] for r in rows}) == ["batched_solve", "packed_small"], "both families ran")
+    check(len(rows) == 3 and all(r["variant"] == "peer:torch" for r in rows), "the three torch rows")
+    for r in rows:
+        check(r["status"] == "skipped" and r["provider"] == "torch", "%s: %s" % (r["case_id"], r["status"]))
+        check("No module named 'torch'" in r["error"] and "TFBENCH_TORCH_PYTHON" in r["error"],
+              "%s says why: %s" % (r["case_id"], r["error"]))
+
+
 def duration_seconds(text):
     """Seconds of a duration as tfbench prints it: '850 ms', '42 s', '3 min 20 s', '2 h 05 min'."""
     units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
@@ -694,6 +713,7 @@ TESTS = {
     "full_disk": test_full_disk,
     "progress": test_progress,
     "list_skips": test_list_skips,
+    "torch_skipped": test_torch_skipped,
 }
 
 

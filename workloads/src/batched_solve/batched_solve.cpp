@@ -29,6 +29,8 @@ class BatchedSolve final : public Family {
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
     out.push_back({"peer:lapack", VariantKind::Peer, "lapack", "", std::nullopt});
     out.push_back({"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()});
+    out.push_back({"peer:torch", VariantKind::Peer, TorchRunner::get().provider(), "",
+                   TorchRunner::get().unavailable()});
     return out;
   }
 
@@ -47,6 +49,7 @@ class BatchedSolve final : public Family {
     if (variant == "peer:kokkosbatched") return make_kokkos_batched_solve<T>(s, ctx);
     if (variant == "peer:lapack") return make_lapack_loop<T>(s, ctx);
     if (variant == "peer:numpy") return make_numpy_solve<T>(s, ctx);
+    if (variant == "peer:torch") return make_torch_solve<T>(s, ctx);
     throw WorkloadError("batched_solve has no variant '" + variant + "'");
   }
 };

@@ -5,6 +5,7 @@
 
 #include "batched_solve/solve_batch.hpp"
 #include "common/engine_route.hpp"
+#include "peers/torch_runner.hpp"
 
 #include <memory>
 
@@ -23,5 +24,10 @@ template <class T>
 std::unique_ptr<Instance> make_kokkos_batched_solve(const SolveShape& s, const RunContext& ctx);
 template <class T>
 std::unique_ptr<Instance> make_numpy_solve(const SolveShape& s, const RunContext& ctx);
+
+/// torch.linalg.solve in a Python with torch, on its CUDA device where it has one (TorchRunner says
+/// whether it can run here).
+template <class T>
+std::unique_ptr<Instance> make_torch_solve(const SolveShape& s, const RunContext& ctx);
 
 }  // namespace tfbench::workloads::batched_solve

@@ -6,6 +6,7 @@
 
 #include "common/engine_route.hpp"
 #include "packed_small/gemm_batch.hpp"
+#include "peers/torch_runner.hpp"
 
 #include <memory>
 #include <optional>
@@ -39,5 +40,10 @@ std::unique_ptr<Instance> make_kokkos_batched(const GemmBatchShape& s, const Run
 std::optional<std::string> numpy_unavailable();
 template <class T>
 std::unique_ptr<Instance> make_numpy(const GemmBatchShape& s, const RunContext& ctx);
+
+/// torch.bmm in a Python with torch, on its CUDA device where it has one (TorchRunner says whether
+/// it can run here).
+template <class T>
+std::unique_ptr<Instance> make_torch(const GemmBatchShape& s, const RunContext& ctx);
 
 }  // namespace tfbench::workloads::packed_small

@@ -29,6 +29,8 @@ class PackedSmall final : public Family {
     out.push_back({"peer:libxsmm", VariantKind::Peer, "libxsmm", "", libxsmm_unavailable(s)});
     out.push_back({"peer:eigen", VariantKind::Peer, "eigen", "", eigen_unavailable(s)});
     out.push_back({"peer:numpy", VariantKind::Peer, "numpy", "", numpy_unavailable()});
+    out.push_back({"peer:torch", VariantKind::Peer, TorchRunner::get().provider(), "",
+                   TorchRunner::get().unavailable()});
     return out;
   }
 
@@ -49,6 +51,7 @@ class PackedSmall final : public Family {
     if (variant == "peer:libxsmm") return make_libxsmm<T>(s, ctx);
     if (variant == "peer:eigen") return make_eigen<T>(s, ctx);
     if (variant == "peer:numpy") return make_numpy<T>(s, ctx);
+    if (variant == "peer:torch") return make_torch<T>(s, ctx);
     throw WorkloadError("packed_small has no variant '" + variant + "'");
   }
 };

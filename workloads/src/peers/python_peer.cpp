@@ -1,0 +1,300 @@
+#include "peers/python_peer.hpp"
+
+#include "tfbench/workloads/family.hpp"
+
+#include <fcntl.h>
+#include <poll.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/socket.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#include <atomic>
+#include <cctype>
+#include <cerrno>
+#include <csignal>
+#include <cstdlib>
+#include <cstring>
+#include <sstream>
+#include <vector>
+
+extern char** environ;
+
+namespace tfbench::workloads {
+namespace {
+
+constexpr int kReplyTimeoutMs = 600 * 1000;  // one peer call of a published sweep stays far below
+
+std::map<std::string, std::string> parse_fields(const std::string& text) {
+  std::map<std::string, std::string> fields;
+  std::istringstream in(text);
+  std::string token;
+  while (in >> token) {
+    const auto eq = token.find('=');
+    if (eq != std::string::npos) fields[token.substr(0, eq)] = token.substr(eq + 1);
+  }
+  return fields;
+}
+
+std::string errno_text(const char* what) {
+  return std::string(what) + ": " + std::strerror(errno);
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+}  // namespace
+
+std::string env_or(const char* variable, const char* fallback) {
+  const char* v = std::getenv(variable);
+  return v && *v ? v : fallback;
+}
+
+PythonPeerRunner::PythonPeerRunner(PythonPeerConfig config) : config_(std::move(config)) {}
+
+PythonPeerRunner::~PythonPeerRunner() {
+  std::lock_guard<std::mutex> lock(mutex_);
+  stop_locked();
+}
+
+void PythonPeerRunner::stop_locked() {
+  if (child_ > 0 && owner_ == getpid()) {
+    const char quit[] = "quit\n";
+    (void)!send(fd_, quit, sizeof(quit) - 1, MSG_NOSIGNAL);
+    int status = 0;
+    for (int i = 0; i < 200 && waitpid(child_, &status, WNOHANG) == 0; ++i) usleep(5000);
+    if (waitpid(child_, &status, WNOHANG) == 0) {
+      kill(child_, SIGKILL);
+      waitpid(child_, &status, 0);
+    }
+  }
+  if (fd_ >= 0) close(fd_);
+  fd_ = -1;
+  child_ = 0;
+  pending_.clear();
+}
+
+void PythonPeerRunner::ensure_started_locked() {
+  if (owner_ != getpid()) {
+    // A forked child inherited the parent's runner: that process is not ours to talk to.
+    if (fd_ >= 0) close(fd_);
+    fd_ = -1;
+    child_ = 0;
+    pending_.clear();
+    probed_ = false;
+    unavailable_.reset();
+    owner_ = getpid();
+  }
+  if (child_ > 0) return;
+
+  const std::string& python = config_.python;
+  const std::string& script = config_.script;
+  if (access(python.c_str(), X_OK) != 0)
+    throw WorkloadError("no Python interpreter at " + python + config_.interpreter_hint);
+  if (access(script.c_str(), R_OK) != 0)
+    throw WorkloadError(config_.name + " runner script not found: " + script);
+
+  int fds[2];
+  if (socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, fds) != 0)
+    throw WorkloadError(errno_text("socketpair"));
+  // Everything the child needs is prepared before fork: after it only async-signal-safe calls.
+  std::vector<std::string> env_strings;
+  for (char** e = environ; *e; ++e) {
+    const bool python_setting =
+        std::strncmp(*e, "PYTHONPATH=", 11) == 0 || std::strncmp(*e, "PYTHONHOME=", 11) == 0;
+    if (python_setting && config_.clean_python_env) continue;
+    env_strings.emplace_back(*e);
+  }
+  env_strings.emplace_back("PYTHONUNBUFFERED=1");
+  std::vector<char*> envp;
+  for (auto& s : env_strings) envp.push_back(s.data());
+  envp.push_back(nullptr);
+  std::string arg0 = python, arg1 = "-u", arg2 = script;
+  char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
+  // The worker's main thread may be pinned (OMP_PROC_BIND); the peer gets every CPU the process may
+  // use (the kernel intersects the set with the cgroup's).
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const long configured = sysconf(_SC_NPROCESSORS_CONF);
+  for (long c = 0; c < configured && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
+
+  const pid_t pid = fork();
+  if (pid < 0) {
+    close(fds[0]);
+    close(fds[1]);
+    throw WorkloadError(errno_text(("fork of the " + config_.name + " runner").c_str()));
+  }
+  if (pid == 0) {
+    dup2(fds[1], 0);
+    dup2(fds[1], 1);
+    sched_setaffinity(0, sizeof(cpus), &cpus);
+    execve(argv[0], argv, envp.data());
+    _exit(127);
+  }
+  close(fds[1]);
+  fd_ = fds[0];
+  child_ = pid;
+}
+
+std::string PythonPeerRunner::exchange_locked(const std::string& line) {
+  const std::string out = line + "\n";
+  std::size_t sent = 0;
+  while (sent < out.size()) {
+    const ssize_t n = send(fd_, out.data() + sent, out.size() - sent, MSG_NOSIGNAL);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      stop_locked();
+      throw WorkloadError("the " + config_.name + " runner is gone (" + errno_text("send") + ")");
+    }
+    sent += static_cast<std::size_t>(n);
+  }
+  for (;;) {
+    const auto eol = pending_.find('\n');
+    if (eol != std::string::npos) {
+      std::string reply = pending_.substr(0, eol);
+      pending_.erase(0, eol + 1);
+      return reply;
+    }
+    pollfd p{fd_, POLLIN, 0};
+    const int ready = poll(&p, 1, kReplyTimeoutMs);
+    if (ready < 0 && errno == EINTR) continue;
+    if (ready == 0) {
+      stop_locked();
+      throw WorkloadError("the " + config_.name + " runner did not answer '" + line + "' within " +
+                          std::to_string(kReplyTimeoutMs / 1000) + " s");
+    }
+    char buf[4096];
+    const ssize_t n = read(fd_, buf, sizeof(buf));
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) {
+      // End of stream: the child exited (or closed its stdout); reap it and say how it ended.
+      int status = 0;
+      std::string why = "closed its output";
+      if (waitpid(child_, &status, 0) == child_) {
+        if (WIFEXITED(status)) why = "exited with status " + std::to_string(WEXITSTATUS(status));
+        if (WIFSIGNALED(status)) why = "was killed by signal " + std::to_string(WTERMSIG(status));
+      }
+      close(fd_);
+      fd_ = -1;
+      child_ = 0;
+      pending_.clear();
+      throw WorkloadError("the " + config_.name + " runner (" + config_.python + " " + config_.script + ") " +
+                          why + " while answering '" + line + "'");
+    }
+    pending_.append(buf, static_cast<std::size_t>(n));
+  }
+}
+
+std::map<std::string, std::string> PythonPeerRunner::request(const std::string& line) {
+  std::lock_guard<std::mutex> lock(mutex_);
+  ensure_started_locked();
+  const std::string reply = exchange_locked(line);
+  if (reply.rfind("ok", 0) == 0) return parse_fields(reply.substr(2));
+  if (reply.rfind("error ", 0) == 0) throw WorkloadError(config_.name + " peer: " + reply.substr(6));
+  throw WorkloadError(config_.name + " peer: unexpected reply '" + reply + "' to '" + line + "'");
+}
+
+std::optional<std::string> PythonPeerRunner::unavailable() {
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (probed_ && owner_ == getpid()) return unavailable_;
+  }
+  std::optional<std::string> reason;
+  std::map<std::string, std::string> fields;
+  try {
+    fields = request("hello");
+  } catch (const std::exception& e) {
+    reason = e.what();
+  }
+  std::lock_guard<std::mutex> lock(mutex_);
+  probed_ = true;
+  unavailable_ = reason;
+  hello_ = fields;
+  return unavailable_;
+}
+
+std::map<std::string, std::string> PythonPeerRunner::hello() {
+  (void)unavailable();
+  std::lock_guard<std::mutex> lock(mutex_);
+  return hello_;
+}
+
+int PythonPeerRunner::set_threads(int threads) {
+  auto f = request("threads n=" + std::to_string(threads));
+  return std::atoi(f["verified"].c_str());
+}
+
+// ---------------------------------------------------------------- shared file
+
+SharedFile::SharedFile(std::size_t bytes, const std::string& tag) : bytes_(std::max<std::size_t>(bytes, 1)) {
+  const std::string dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : env_or("TMPDIR", "/tmp");
+  std::string templ = dir + "/tfbench-" + tag + "-XXXXXX";
+  const int fd = mkstemp(templ.data());
+  if (fd < 0) throw WorkloadError(errno_text(("mkstemp in " + dir).c_str()));
+  path_ = templ;
+  if (ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
+    const std::string why = errno_text(("ftruncate of the " + tag + " operand file").c_str());
+    close(fd);
+    unlink(path_.c_str());
+    throw WorkloadError(why);
+  }
+  data_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+  close(fd);
+  if (data_ == MAP_FAILED) {
+    data_ = nullptr;
+    unlink(path_.c_str());
+    throw WorkloadError(errno_text(("mmap of the " + tag + " operand file").c_str()));
+  }
+}
+
+SharedFile::~SharedFile() {
+  if (data_) munmap(data_, bytes_);
+  unlink_path();
+}
+
+void SharedFile::unlink_path() {
+  if (linked_) unlink(path_.c_str());
+  linked_ = false;
+}
+
+// ---------------------------------------------------------------- operation
+
+PeerOperation::PeerOperation(PythonPeerRunner& runner, std::string fields, std::size_t bytes)
+    : runner_(runner), fields_(std::move(fields)), file_(bytes, lower(runner.config().name)) {
+  static std::atomic<long> next{0};
+  id_ = std::to_string(++next);
+}
+
+PeerOperation::~PeerOperation() {
+  if (!live_) return;
+  try {
+    runner_.request("release id=" + id_);
+  } catch (...) {
+    // The runner is gone: nothing left to release.
+  }
+}
+
+int PeerOperation::setup(int threads) {
+  const int verified = runner_.set_threads(threads);
+  runner_.request("setup id=" + id_ + " " + fields_ + " file=" + file_.path());
+  live_ = true;
+  file_.unlink_path();  // Python has mapped it
+  return verified;
+}
+
+double PeerOperation::timed(const char* command) {
+  auto f = runner_.request(std::string(command) + " id=" + id_);
+  return std::strtod(f["ns"].c_str(), nullptr) * 1e-9;
+}
+
+double PeerOperation::run() {
+  return timed("run");
+}
+double PeerOperation::check() {
+  return timed("check");
+}
+
+}  // namespace tfbench::workloads
