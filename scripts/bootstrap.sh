@@ -67,7 +67,7 @@ as_root() {
 
 # ---------------------------------------------------------------- Debian packages
 PACKAGES=(
-  build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils
+  build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils patchelf
   libopenblas-dev liblapacke-dev
   libyaml-cpp-dev libcli11-dev catch2 libbenchmark-dev
   libhdf5-dev hdf5-tools libssl-dev nlohmann-json3-dev

@@ -2,6 +2,8 @@
 
 #include "tfbench/engine/exec/providers.hpp"
 
+#include <KokkosKernels_config.h>
+
 #include <algorithm>
 #include <atomic>
 
@@ -49,7 +51,14 @@ ProviderSet default_provider_set(ExecSpaceKind space) {
     set.set(ProviderSlot::Contraction, {&providers::openblas, &providers::kokkos_same_pool});
   } else {
     set.set(ProviderSlot::Gemm, {&providers::kokkos_same_pool});  // KokkosBlas::gemm in the space
+    // cuBLAS's strided-batched gemm is the whole-batch candidate (WholeBatchVendor) where Kokkos
+    // Kernels was built with it; the per-item kernels stay the fallback for larger items.
+#if defined(KOKKOS_ENABLE_CUDA) && defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
+    set.set(ProviderSlot::BatchedGemm,
+            {&providers::vendor_batched, &providers::kokkos_batched_serial, &providers::kokkos_same_pool});
+#else
     set.set(ProviderSlot::BatchedGemm, {&providers::kokkos_batched_serial, &providers::kokkos_same_pool});
+#endif
     set.set(ProviderSlot::BatchedSolve, {&providers::kokkos_batched_serial});
     set.set(ProviderSlot::Contraction, {&providers::kokkos_same_pool});
   }

@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <chrono>
 #include <memory>
+#include <optional>
+#include <string>
 #include <vector>
 
 namespace tfbench::workloads {
@@ -127,12 +129,89 @@ class OpenMPTriad final : public Instance {
   std::unique_ptr<double[], Free> a_, b_, c_;
 };
 
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+__global__ void cuda_triad_kernel(double* __restrict__ a, const double* __restrict__ b,
+                                  const double* __restrict__ c, std::int64_t n) {
+  const std::int64_t step = static_cast<std::int64_t>(gridDim.x) * blockDim.x;
+  for (std::int64_t i = static_cast<std::int64_t>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += step) {
+    a[i] = b[i] + kScalar * c[i];
+  }
+}
+
+/// The hand-written device peer: a grid-stride CUDA kernel on the Kokkos Cuda instance's stream, on
+/// the same CudaSpace Views as the Kokkos triad, with as many 256-thread blocks as fill the device
+/// several times over (the grid STREAM-like CUDA triads use).
+class CudaTriad final : public Instance {
+  using View = Kokkos::View<double*, Kokkos::CudaSpace>;
+
+ public:
+  CudaTriad(std::int64_t n, int threads, std::uint64_t seed)
+      : n_(n),
+        a_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::cuda_a"), Kokkos::WithoutInitializing),
+           n),
+        b_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::cuda_b"), Kokkos::WithoutInitializing),
+           n),
+        c_(Kokkos::view_alloc(std::string("tfbench::workloads::triad::cuda_c"), Kokkos::WithoutInitializing),
+           n) {
+    Kokkos::deep_copy(a_, 0.0);
+    auto hb = Kokkos::create_mirror_view(b_);
+    auto hc = Kokkos::create_mirror_view(c_);
+    fill_triad_operands(hb.data(), hc.data(), n, seed, threads);
+    Kokkos::deep_copy(b_, hb);
+    Kokkos::deep_copy(c_, hc);
+    int device = 0, sms = 0;
+    cudaGetDevice(&device);
+    cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+    const std::int64_t needed = (n + kBlock - 1) / kBlock;
+    blocks_ = static_cast<int>(std::min<std::int64_t>(needed, std::int64_t{32} * std::max(sms, 1)));
+  }
+
+  CheckResult check() override {
+    run();
+    space_.fence();
+    auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), a_);
+    auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b_);
+    auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), c_);
+    return check_triad(ha.data(), hb.data(), hc.data(), n_);
+  }
+
+  void run() override {
+    cuda_triad_kernel<<<blocks_, kBlock, 0, space_.cuda_stream()>>>(a_.data(), b_.data(), c_.data(), n_);
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) {
+      throw WorkloadError(std::string("bandwidth_control peer:cuda: kernel launch failed: ") +
+                          cudaGetErrorString(e));
+    }
+    space_.fence();
+  }
+
+  Work work() const override { return triad_work(n_); }
+
+ private:
+  static constexpr int kBlock = 256;
+  Kokkos::Cuda space_;
+  std::int64_t n_;
+  View a_, b_, c_;
+  int blocks_ = 1;
+};
+#endif
+
+std::optional<std::string> cuda_triad_unavailable(const RunContext& ctx) {
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+  if (is_host_space(ctx.space)) return std::string("a CUDA kernel; this case runs on ") + name(ctx.space);
+  return std::nullopt;
+#else
+  (void)ctx;
+  return std::string("this build has no CUDA (the cuda preset has it)");
+#endif
+}
+
 class BandwidthControl final : public Family {
  public:
   std::string_view name() const override { return "bandwidth_control"; }
   std::string_view description() const override {
     return "STREAM triad a = b + s*c: a Kokkos kernel on the worker's space against a hand-written "
-           "OpenMP loop; the bandwidth ceiling (GB/s)";
+           "OpenMP loop (host memory) and, on the cuda space, a hand-written CUDA kernel; the bandwidth "
+           "ceiling (GB/s)";
   }
   std::vector<ParamSpec> parameters() const override {
     ParamSpec elements{"elements", ParamType::Int, "doubles per array (3 arrays)",
@@ -141,9 +220,16 @@ class BandwidthControl final : public Family {
     elements.max = static_cast<double>(std::int64_t{1} << 31);
     return {elements};
   }
-  std::vector<VariantInfo> variants(const Params&, const RunContext&) const override {
-    return {{"kokkos", VariantKind::Control, "kokkos", "", std::nullopt},
-            {"peer:openmp", VariantKind::Peer, "openmp", "", std::nullopt}};
+  std::vector<VariantInfo> variants(const Params&, const RunContext& ctx) const override {
+    std::vector<VariantInfo> out = {{"kokkos", VariantKind::Control, "kokkos", "", std::nullopt},
+                                    {"peer:openmp", VariantKind::Peer, "openmp", "", std::nullopt}};
+    // The CUDA kernel is a variant of CUDA builds only: host builds' rows stay as they were.
+#if defined(KOKKOS_ENABLE_CUDA)
+    out.push_back({"peer:cuda", VariantKind::Peer, "cuda", "", cuda_triad_unavailable(ctx)});
+#else
+    (void)ctx;
+#endif
+    return out;
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const override {
@@ -154,6 +240,10 @@ class BandwidthControl final : public Family {
       });
     }
     if (variant == "peer:openmp") return std::make_unique<OpenMPTriad>(n, ctx.threads, ctx.seed);
+#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+    if (variant == "peer:cuda" && !cuda_triad_unavailable(ctx))
+      return std::make_unique<CudaTriad>(n, ctx.threads, ctx.seed);
+#endif
     throw WorkloadError("bandwidth_control has no variant '" + variant + "'");
   }
 };

@@ -1,6 +1,7 @@
 #include "batched_solve/batched_solve.hpp"
 
 #include "batched_solve/solve_peers.hpp"
+#include "common/engine_backend.hpp"
 #include "peers/numpy_runner.hpp"
 
 namespace tfbench::workloads {
@@ -27,6 +28,10 @@ class BatchedSolve final : public Family {
                      e.strategy ? tfbench::name(*e.strategy) : "auto", engine_solve_refusal(s, ctx, e)});
     }
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
+    // A CUDA-only peer is a variant of CUDA builds only: host builds' rows stay as they were.
+    if (build_has_cublas()) {
+      out.push_back({"peer:cublas", VariantKind::Peer, "cublas", "", cublas_solve_unavailable(ctx)});
+    }
     out.push_back({"peer:lapack", VariantKind::Peer, "lapack", "", std::nullopt});
     out.push_back({"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()});
     out.push_back({"peer:torch", VariantKind::Peer, TorchRunner::get().provider(), "",
@@ -47,6 +52,7 @@ class BatchedSolve final : public Family {
                                  const RunContext& ctx) const {
     if (const EngineStrategy* e = find_engine_strategy(variant)) return make_engine_solve<T>(s, ctx, *e);
     if (variant == "peer:kokkosbatched") return make_kokkos_batched_solve<T>(s, ctx);
+    if (variant == "peer:cublas") return make_cublas_solve<T>(s, ctx);
     if (variant == "peer:lapack") return make_lapack_loop<T>(s, ctx);
     if (variant == "peer:numpy") return make_numpy_solve<T>(s, ctx);
     if (variant == "peer:torch") return make_torch_solve<T>(s, ctx);

@@ -1,5 +1,6 @@
 // engine:<strategy>: ops::batched_solve_into on Host tensors A [n, n, batch], B and X [n, nrhs, batch]
-// of a CpuBackend session like the worker's, declaring Pivoting::None (the inputs are diagonally
+// of a CpuBackend session like the worker's (on a device space: Device tensors of a DeviceBackend
+// session, uploaded at set-up), declaring Pivoting::None (the inputs are diagonally
 // dominant: every route, KokkosBatched's unpivoted LU included, is then correct); A and B stay
 // intact. The strategy is forced per operation or left to the backend's Auto; the route a run took
 // is in the metrics.
@@ -7,6 +8,7 @@
 #include "batched_solve/solve_peers.hpp"
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
+#include "common/operand_placement.hpp"
 
 #include "tfbench/engine/ops/batched_solve.hpp"
 #include "tfbench/engine/storage/storage.hpp"
@@ -17,18 +19,19 @@ namespace {
 template <class T>
 using HostTensor = Tensor<T, DynRank, Host>;
 
-template <class T>
+template <class T, class Operands>
 struct System {
-  HostTensor<T> a, b, x;
+  typename Operands::Owner a, b, x;
 };
 
-template <class T>
-System<T> make_system(const SolveShape& s, const SolveSeeds& seeds, int threads) {
+/// A, B and a zero X, placed where the variant's operands live (`to` is a backend or a session).
+template <class T, class Operands, class Where>
+System<T, Operands> make_system(Where& to, const SolveShape& s, const SolveSeeds& seeds, int threads) {
   std::vector<T> a(s.a_elements()), b(s.b_elements());
   fill_system(a.data(), b.data(), s, seeds, threads);
-  return {HostTensor<T>::from_col_major({s.n, s.n, s.batch}, std::move(a)),
-          HostTensor<T>::from_col_major({s.n, s.nrhs, s.batch}, std::move(b)),
-          HostTensor<T>::zeros({s.n, s.nrhs, s.batch})};
+  return {Operands::place(to, HostTensor<T>::from_col_major({s.n, s.n, s.batch}, std::move(a))),
+          Operands::place(to, HostTensor<T>::from_col_major({s.n, s.nrhs, s.batch}, std::move(b))),
+          Operands::place(to, HostTensor<T>::zeros({s.n, s.nrhs, s.batch}))};
 }
 
 ops::BatchedOptions solve_options(const EngineStrategy& strategy) {
@@ -37,7 +40,7 @@ ops::BatchedOptions solve_options(const EngineStrategy& strategy) {
   return o;
 }
 
-template <class T>
+template <class T, class Operands>
 class EngineSolve final : public Instance {
  public:
   EngineSolve(const SolveShape& s, const RunContext& ctx, const EngineStrategy& strategy)
@@ -45,12 +48,12 @@ class EngineSolve final : public Instance {
         seeds_(solve_seeds(ctx.seed)),
         variant_(strategy.variant),
         options_(solve_options(strategy)),
-        backend_(make_backend(ctx)),
-        sys_(make_system<T>(s, seeds_, ctx.threads)) {}
+        backend_(Operands::backend(ctx)),
+        sys_(make_system<T, Operands>(backend_, s, seeds_, ctx.threads)) {}
 
   CheckResult check() override {
     run();
-    const T* x = sys_.x.data();
+    const std::vector<T> x = Operands::to_host(backend_, sys_.x);
     return check_solve<T>(shape_, seeds_, [&](std::int64_t i, int r, int j) {
       return x[static_cast<std::size_t>(i) * shape_.b_stride() + static_cast<std::size_t>(j) * shape_.n + r];
     });
@@ -77,17 +80,26 @@ class EngineSolve final : public Instance {
   SolveSeeds seeds_;
   std::string variant_;
   ops::BatchedOptions options_;
-  CpuBackend backend_;
-  System<T> sys_;
+  typename Operands::Backend backend_;
+  System<T, Operands> sys_;
   ops::BatchRun last_;
 };
+
+template <class T, class Operands>
+Result<ops::BatchRun, ops::BatchedError> tiny_solve(Session& session, const SolveShape& tiny,
+                                                    const SolveSeeds& seeds,
+                                                    const ops::BatchedOptions& options) {
+  auto sys = make_system<T, Operands>(session, tiny, seeds, 1);
+  return ops::batched_solve_into(session, sys.a, sys.b, sys.x, options);
+}
 
 }  // namespace
 
 template <class T>
 std::unique_ptr<Instance> make_engine_solve(const SolveShape& s, const RunContext& ctx,
                                             const EngineStrategy& strategy) {
-  return std::make_unique<EngineSolve<T>>(s, ctx, strategy);
+  if (on_device(ctx)) return std::make_unique<EngineSolve<T, DevicePlacement<T>>>(s, ctx, strategy);
+  return std::make_unique<EngineSolve<T, HostPlacement<T>>>(s, ctx, strategy);
 }
 template std::unique_ptr<Instance> make_engine_solve<double>(const SolveShape&, const RunContext&,
                                                              const EngineStrategy&);
@@ -100,14 +112,16 @@ std::optional<std::string> engine_solve_refusal(const SolveShape& s, const RunCo
   tiny.batch = 2;
   const std::string key = "batched_solve|" + strategy.variant + "|" + std::to_string(s.n) + "|" +
                           std::to_string(s.nrhs) + "|" + std::to_string(s.element_size);
+  const bool device = on_device(ctx);
   return engine_refusal(key, ctx, [&](Session& session) {
     const SolveSeeds seeds{1, 2};
+    const auto options = solve_options(strategy);
     if (s.element_size == 4) {
-      auto sys = make_system<float>(tiny, seeds, 1);
-      return ops::batched_solve_into(session, sys.a, sys.b, sys.x, solve_options(strategy));
+      return device ? tiny_solve<float, DevicePlacement<float>>(session, tiny, seeds, options)
+                    : tiny_solve<float, HostPlacement<float>>(session, tiny, seeds, options);
     }
-    auto sys = make_system<double>(tiny, seeds, 1);
-    return ops::batched_solve_into(session, sys.a, sys.b, sys.x, solve_options(strategy));
+    return device ? tiny_solve<double, DevicePlacement<double>>(session, tiny, seeds, options)
+                  : tiny_solve<double, HostPlacement<double>>(session, tiny, seeds, options);
   });
 }
 

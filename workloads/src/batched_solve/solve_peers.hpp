@@ -1,6 +1,7 @@
 #pragma once
 // The peers of batched_solve: a LAPACK gesv (getrf + getrs) loop (LAPACKE, one BLAS thread per item inside
-// an OpenMP fan-out), raw KokkosBatched SerialLU + SerialSolveLU in a parallel_for, and NumPy's
+// an OpenMP fan-out), raw KokkosBatched SerialLU + SerialSolveLU in a parallel_for, cuBLAS's batched
+// getrf + getrs (cuda cases), and NumPy's
 // np.linalg.solve on the stack. Every variant keeps A and B intact (factors go to scratch).
 
 #include "batched_solve/solve_batch.hpp"
@@ -24,6 +25,11 @@ template <class T>
 std::unique_ptr<Instance> make_kokkos_batched_solve(const SolveShape& s, const RunContext& ctx);
 template <class T>
 std::unique_ptr<Instance> make_numpy_solve(const SolveShape& s, const RunContext& ctx);
+
+/// Empty when cuBLAS's batched getrf + getrs can run this case (a cuda case of a cuBLAS build).
+std::optional<std::string> cublas_solve_unavailable(const RunContext& ctx);
+template <class T>
+std::unique_ptr<Instance> make_cublas_solve(const SolveShape& s, const RunContext& ctx);
 
 /// torch.linalg.solve in a Python with torch, on its CUDA device where it has one (TorchRunner says
 /// whether it can run here).

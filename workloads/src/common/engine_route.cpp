@@ -53,8 +53,7 @@ std::optional<std::string> engine_refusal(
   }
   std::optional<std::string> why;
   try {
-    CpuBackend backend = make_backend(ctx);
-    auto ran = backend.with_session([&](Session& s) { return op(s); });
+    auto ran = with_case_session(ctx, [&](Session& s) { return op(s); });
     if (!ran) {
       why = std::string("session entry failed: ") + ran.error().message;
     } else if (!*ran) {

@@ -14,6 +14,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "common/engine_backend.hpp"
+#include "common/operand_placement.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -71,8 +72,9 @@ class OpenBlasGemm final : public Instance {
 };
 
 /// engine:gemm: ops::gemm_into on Host tensors in a CpuBackend session like the worker's (the
-/// engine's KokkosBlas route: the BLAS TPL at the session's thread budget on host builds).
-template <class T>
+/// engine's KokkosBlas route: the BLAS TPL at the session's thread budget on host builds), or, on a
+/// device space, on Device tensors of a DeviceBackend session (KokkosBlas's cuBLAS TPL on CUDA builds).
+template <class T, class Operands>
 class EngineGemm final : public Instance {
   using HostTensor = Tensor<T, DynRank, Host>;
 
@@ -81,14 +83,14 @@ class EngineGemm final : public Instance {
       : shape_(s),
         seeds_(gemm_seeds(ctx.seed)),
         threads_(ctx.threads),
-        backend_(make_backend(ctx)),
-        a_(filled(s.m, s.k, seeds_.a, ctx.threads)),
-        b_(filled(s.k, s.n, seeds_.b, ctx.threads)),
-        c_(HostTensor::zeros({s.m, s.n})) {}
+        backend_(Operands::backend(ctx)),
+        a_(Operands::place(backend_, filled(s.m, s.k, seeds_.a, ctx.threads))),
+        b_(Operands::place(backend_, filled(s.k, s.n, seeds_.b, ctx.threads))),
+        c_(Operands::place(backend_, HostTensor::zeros({s.m, s.n}))) {}
 
   CheckResult check() override {
     run();
-    const T* c = c_.data();
+    const std::vector<T> c = Operands::to_host(backend_, c_);
     return check_gemm<T>(shape_, seeds_,
                          [&](std::int64_t r, std::int64_t col) { return c[col * shape_.m + r]; });
   }
@@ -115,8 +117,8 @@ class EngineGemm final : public Instance {
   GemmShape shape_;
   GemmSeeds seeds_;
   int threads_;
-  CpuBackend backend_;
-  HostTensor a_, b_, c_;
+  typename Operands::Backend backend_;
+  typename Operands::Owner a_, b_, c_;
   ops::BatchRun last_;
 };
 
@@ -231,7 +233,10 @@ class ComputeControl final : public Family {
   template <class T>
   std::unique_ptr<Instance> make(const GemmShape& s, const std::string& variant,
                                  const RunContext& ctx) const {
-    if (variant == "engine:gemm") return std::make_unique<EngineGemm<T>>(s, ctx);
+    if (variant == "engine:gemm") {
+      if (on_device(ctx)) return std::make_unique<EngineGemm<T, DevicePlacement<T>>>(s, ctx);
+      return std::make_unique<EngineGemm<T, HostPlacement<T>>>(s, ctx);
+    }
     if (variant == "peer:openblas") return std::make_unique<OpenBlasGemm<T>>(s, ctx);
     if (variant == "control:kokkosblas") {
       return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {

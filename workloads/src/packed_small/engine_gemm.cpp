@@ -1,11 +1,13 @@
 // engine:<strategy>: ops::batched_gemm_into on Host tensors of a CpuBackend session like the worker's
-// (its space and thread budget), with the strategy forced per operation or left to the backend's
-// Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided view
-// (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
+// (its space and thread budget), or, on a device space, on Device tensors of a DeviceBackend session
+// (uploaded once at set-up, downloaded only by the check), with the strategy forced per operation or
+// left to the backend's Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided
+// view (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
 
 #include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
+#include "common/operand_placement.hpp"
 #include "packed_small/gemm_peers.hpp"
 
 #include "tfbench/engine/ops/batched_gemm.hpp"
@@ -27,24 +29,26 @@ HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int thre
   return HostTensor<T>::from_managed({s.ld, s.n, s.batch}, data.release(), [](T* p, Index) { std::free(p); });
 }
 
-/// The [n, n, batch] items of a padded owner (the owner itself when packed).
-template <class T>
-TensorView<T, DynRank, Host> items(const HostTensor<T>& t, const GemmBatchShape& s) {
+/// The [n, n, batch] items of a padded owner (the owner itself when packed), in its memory.
+template <class T, class Rep>
+TensorView<T, DynRank, Rep> items(const Tensor<T, DynRank, Rep>& t, const GemmBatchShape& s) {
   const Index shape[] = {s.n, s.n, s.batch};
   const Index strides[] = {1, s.ld, s.stride};
   return t.strided_view(Span<const Index>(shape, 3), Span<const Index>(strides, 3));
 }
-template <class T>
-TensorViewMut<T, DynRank, Host> items_mut(HostTensor<T>& t, const GemmBatchShape& s) {
+template <class T, class Rep>
+TensorViewMut<T, DynRank, Rep> items_mut(Tensor<T, DynRank, Rep>& t, const GemmBatchShape& s) {
   const Index shape[] = {s.n, s.n, s.batch};
   const Index strides[] = {1, s.ld, s.stride};
   return t.strided_view_mut(Span<const Index>(shape, 3), Span<const Index>(strides, 3));
 }
 
-template <class T>
+template <class T, class Rep>
 Result<ops::BatchRun, ops::BatchedError> run_gemm(Session& session, const GemmBatchShape& s,
-                                                  const HostTensor<T>& a, const HostTensor<T>& b,
-                                                  HostTensor<T>& c, const ops::BatchedOptions& options) {
+                                                  const Tensor<T, DynRank, Rep>& a,
+                                                  const Tensor<T, DynRank, Rep>& b,
+                                                  Tensor<T, DynRank, Rep>& c,
+                                                  const ops::BatchedOptions& options) {
   // Packed items are the owners, passed as they are (a caller has no view to build); strided items
   // are views made per call, as a caller passing a sub-block of its storage would (their validation
   // is part of the measured call).
@@ -55,7 +59,7 @@ Result<ops::BatchRun, ops::BatchedError> run_gemm(Session& session, const GemmBa
   return ops::batched_gemm_into(session, av, bv, cv, 1.0, 0.0, options);
 }
 
-template <class T>
+template <class T, class Operands>
 class EngineGemm final : public Instance {
  public:
   EngineGemm(const GemmBatchShape& s, const RunContext& ctx, const EngineStrategy& strategy)
@@ -63,14 +67,14 @@ class EngineGemm final : public Instance {
         seeds_(gemm_batch_seeds(ctx.seed)),
         variant_(strategy.variant),
         options_(batched_options(strategy)),
-        backend_(make_backend(ctx)),
-        a_(padded_batch<T>(s, seeds_.a, ctx.threads, true)),
-        b_(padded_batch<T>(s, seeds_.b, ctx.threads, true)),
-        c_(padded_batch<T>(s, 0, ctx.threads, false)) {}
+        backend_(Operands::backend(ctx)),
+        a_(Operands::place(backend_, padded_batch<T>(s, seeds_.a, ctx.threads, true))),
+        b_(Operands::place(backend_, padded_batch<T>(s, seeds_.b, ctx.threads, true))),
+        c_(Operands::place(backend_, padded_batch<T>(s, 0, ctx.threads, false))) {}
 
   CheckResult check() override {
     run();
-    const T* c = c_.data();
+    const std::vector<T> c = Operands::to_host(backend_, c_);
     return check_gemm_batch<T>(shape_, seeds_,
                                [&](std::int64_t i, int r, int col) { return c[shape_.offset(i, r, col)]; });
   }
@@ -96,17 +100,30 @@ class EngineGemm final : public Instance {
   GemmBatchSeeds seeds_;
   std::string variant_;
   ops::BatchedOptions options_;
-  CpuBackend backend_;
-  HostTensor<T> a_, b_, c_;
+  typename Operands::Backend backend_;
+  typename Operands::Owner a_, b_, c_;
   ops::BatchRun last_;
 };
+
+/// The case's item shape and layout on a two-item batch, run once in `session`.
+template <class T, class Operands>
+Result<ops::BatchRun, ops::BatchedError> tiny_gemm(Session& session, const GemmBatchShape& s,
+                                                   const ops::BatchedOptions& options) {
+  GemmBatchShape tiny = s;
+  tiny.batch = 2;
+  auto place = [&](HostTensor<T> host) { return Operands::place(session, std::move(host)); };
+  auto a = place(padded_batch<T>(tiny, 1, 1, true)), b = place(padded_batch<T>(tiny, 2, 1, true)),
+       c = place(padded_batch<T>(tiny, 0, 1, false));
+  return run_gemm(session, tiny, a, b, c, options);
+}
 
 }  // namespace
 
 template <class T>
 std::unique_ptr<Instance> make_engine_gemm(const GemmBatchShape& s, const RunContext& ctx,
                                            const EngineStrategy& strategy) {
-  return std::make_unique<EngineGemm<T>>(s, ctx, strategy);
+  if (on_device(ctx)) return std::make_unique<EngineGemm<T, DevicePlacement<T>>>(s, ctx, strategy);
+  return std::make_unique<EngineGemm<T, HostPlacement<T>>>(s, ctx, strategy);
 }
 template std::unique_ptr<Instance> make_engine_gemm<double>(const GemmBatchShape&, const RunContext&,
                                                             const EngineStrategy&);
@@ -115,21 +132,17 @@ template std::unique_ptr<Instance> make_engine_gemm<float>(const GemmBatchShape&
 
 std::optional<std::string> engine_gemm_refusal(const GemmBatchShape& s, const RunContext& ctx,
                                                const EngineStrategy& strategy) {
-  // The case's item shape and layout on a two-item batch.
-  GemmBatchShape tiny = s;
-  tiny.batch = 2;
   const std::string key = "packed_small|" + strategy.variant + "|" + std::to_string(s.n) + "|" +
                           std::to_string(s.ld) + "|" + std::to_string(s.element_size);
+  const bool device = on_device(ctx);
   return engine_refusal(key, ctx, [&](Session& session) {
     const auto options = batched_options(strategy);
     if (s.element_size == 4) {
-      auto a = padded_batch<float>(tiny, 1, 1, true), b = padded_batch<float>(tiny, 2, 1, true),
-           c = padded_batch<float>(tiny, 0, 1, false);
-      return run_gemm(session, tiny, a, b, c, options);
+      return device ? tiny_gemm<float, DevicePlacement<float>>(session, s, options)
+                    : tiny_gemm<float, HostPlacement<float>>(session, s, options);
     }
-    auto a = padded_batch<double>(tiny, 1, 1, true), b = padded_batch<double>(tiny, 2, 1, true),
-         c = padded_batch<double>(tiny, 0, 1, false);
-    return run_gemm(session, tiny, a, b, c, options);
+    return device ? tiny_gemm<double, DevicePlacement<double>>(session, s, options)
+                  : tiny_gemm<double, HostPlacement<double>>(session, s, options);
   });
 }
 

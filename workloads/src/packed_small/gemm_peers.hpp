@@ -2,7 +2,7 @@
 // The peers of packed_small, each as fast as its library allows: OpenBLAS called per item with one
 // BLAS thread inside an OpenMP fan-out, one libxsmm kernel dispatched once and called per item,
 // Eigen fixed-size matrices instantiated per n, raw KokkosBatched SerialGemm in a parallel_for,
-// and NumPy's matmul on the stacked batch (in its own process).
+// cuBLAS's strided-batched gemm (cuda cases), and NumPy's matmul on the stacked batch (in its own process).
 
 #include "common/engine_route.hpp"
 #include "packed_small/gemm_batch.hpp"
@@ -36,6 +36,11 @@ std::unique_ptr<Instance> make_eigen(const GemmBatchShape& s, const RunContext& 
 
 template <class T>
 std::unique_ptr<Instance> make_kokkos_batched(const GemmBatchShape& s, const RunContext& ctx);
+
+/// Empty when cuBLAS's strided-batched gemm can run this case (a cuda case of a cuBLAS build).
+std::optional<std::string> cublas_unavailable(const RunContext& ctx);
+template <class T>
+std::unique_ptr<Instance> make_cublas(const GemmBatchShape& s, const RunContext& ctx);
 
 std::optional<std::string> numpy_unavailable();
 template <class T>

@@ -1,5 +1,6 @@
 #include "packed_small/packed_small.hpp"
 
+#include "common/engine_backend.hpp"
 #include "packed_small/gemm_peers.hpp"
 
 namespace tfbench::workloads {
@@ -25,6 +26,9 @@ class PackedSmall final : public Family {
                      e.strategy ? tfbench::name(*e.strategy) : "auto", engine_gemm_refusal(s, ctx, e)});
     }
     out.push_back({"peer:kokkosbatched", VariantKind::Peer, "kokkosbatched", "", std::nullopt});
+    // A CUDA-only peer is a variant of CUDA builds only: host builds' rows stay as they were.
+    if (build_has_cublas())
+      out.push_back({"peer:cublas", VariantKind::Peer, "cublas", "", cublas_unavailable(ctx)});
     out.push_back({"peer:openblas", VariantKind::Peer, "openblas", "", std::nullopt});
     out.push_back({"peer:libxsmm", VariantKind::Peer, "libxsmm", "", libxsmm_unavailable(s)});
     out.push_back({"peer:eigen", VariantKind::Peer, "eigen", "", eigen_unavailable(s)});
@@ -47,6 +51,7 @@ class PackedSmall final : public Family {
                                  const RunContext& ctx) const {
     if (const EngineStrategy* e = find_engine_strategy(variant)) return make_engine_gemm<T>(s, ctx, *e);
     if (variant == "peer:kokkosbatched") return make_kokkos_batched<T>(s, ctx);
+    if (variant == "peer:cublas") return make_cublas<T>(s, ctx);
     if (variant == "peer:openblas") return make_blas_loop<T>(s, ctx);
     if (variant == "peer:libxsmm") return make_libxsmm<T>(s, ctx);
     if (variant == "peer:eigen") return make_eigen<T>(s, ctx);

@@ -1,0 +1,217 @@
+#!/usr/bin/env bash
+# The one prepared GPU check (issue 14): what a lent GPU machine runs in one go.
+#
+#   scripts/gpu-check.sh pack     [BUNDLE]   here: the CUDA build as one self-contained bundle
+#   scripts/gpu-check.sh run      [BUNDLE]   on the GPU machine: unpack, check, test, measure
+#   scripts/gpu-check.sh rehearse [BUNDLE]   here: pack, then run every step up to the first GPU call
+#
+# BUNDLE defaults to build/gpu-bundle.tar.xz. The GPU machine has the CUDA 13 toolkit, a driver and a
+# Python with PyTorch, but no Debian packages and no network, and takes at most 64 MiB of files. So
+# the bundle carries the CUDA build's executables (tfbench, the engine and workload test programs)
+# with every shared library they need from this Debian 12 machine, glibc and its loader included,
+# except the driver's libcuda.so.1 and the toolkit's libcudart/libcublas/libcublasLt (hundreds of MiB,
+# found there). The executables are patched (patchelf) to load through the bundled loader at a fixed
+# path (/tmp/tfbench-gpu) with an RPATH of the bundle's lib/, so they run whatever glibc the machine
+# has, and a worker that tfbench starts from /proc/self/exe loads the same way.
+#
+# `run` writes everything it learns into one folder, $OUT (the device tool's output folder) or
+# results/gpu-check/<UTC date>: log.txt (every step and its exit status), system.txt (nvidia-smi,
+# libraries found), tests/*.xml (JUnit of every engine test program on the cuda space, serial and
+# OpenMP beside it), gpu.h5 (configs/gpu.yaml: the GPU families with provenance), report.txt and
+# summary.txt. Each step has a time limit; the whole check stays under 8 minutes on one H200.
+set -uo pipefail
+cd "$(dirname "$0")/.."
+root=$PWD
+mode=${1:-}
+bundle=${2:-build/gpu-bundle.tar.xz}
+stage_root=/tmp/tfbench-gpu  # fixed: the patched executables name their loader by absolute path
+say() { echo "[gpu-check] $*" >&2; }
+die() {
+  say "error: $*"
+  exit 1
+}
+
+# ---------------------------------------------------------------- pack (here)
+bundle_programs() {
+  echo build/cuda/harness/tfbench
+  find build/cuda/tests/engine build/cuda/tests/workloads -type f -executable -name 'tfbench_*_tests' | sort
+}
+
+# Libraries an executable loads, as resolved here, minus the ones the GPU machine supplies.
+bundle_libraries() {
+  ldd "$1" | awk '$2 == "=>" && $3 ~ /^\// {print $3} $1 ~ /^\/.*ld-linux/ {print $1}' |
+    grep -Ev '/(libcuda\.so|libcudart\.so|libcublas\.so|libcublasLt\.so|libnvidia-)' || true
+}
+
+pack() {
+  command -v patchelf >/dev/null || die "patchelf is missing (scripts/bootstrap.sh installs it)"
+  [ -x build/cuda/harness/tfbench ] || die "no CUDA build: run scripts/build.sh cuda first"
+  local stage=$stage_root lib
+  rm -rf "$stage" && mkdir -p "$stage/bin" "$stage/lib" "$stage/share/scripts" "$stage/share/configs" ||
+    die "cannot create $stage"
+  local programs
+  programs=$(bundle_programs)
+  for p in $programs; do
+    cp "$p" "$stage/bin/" || die "cannot copy $p"
+    for lib in $(bundle_libraries "$p"); do
+      [ -e "$stage/lib/$(basename "$lib")" ] || cp -L "$lib" "$stage/lib/" || die "cannot copy $lib"
+    done
+  done
+  local loader
+  loader=$(find "$stage/lib" -name 'ld-linux-x86-64.so.*' | head -n 1)
+  [ -n "$loader" ] || die "no ld-linux loader among the libraries of tfbench"
+  for p in "$stage"/bin/*; do
+    patchelf --set-interpreter "$stage/lib/$(basename "$loader")" --force-rpath --set-rpath '$ORIGIN/../lib' "$p" ||
+      die "patchelf failed on $p"
+  done
+  cp scripts/numpy_peer.py scripts/gpu-check.sh "$stage/share/scripts/"
+  [ -f scripts/torch_peer.py ] && cp scripts/torch_peer.py "$stage/share/scripts/"
+  cp configs/gpu.yaml "$stage/share/configs/"
+  {
+    echo "revision: $(git rev-parse HEAD 2>/dev/null || echo unknown)$(git diff --quiet 2>/dev/null || echo ' (modified)')"
+    echo "packed: $(date -u +%Y-%m-%dT%H:%M:%SZ) on $(hostname)"
+    echo "kokkos prefix: $(grep -m1 '^Kokkos_DIR' build/cuda/CMakeCache.txt | cut -d= -f2)"
+    echo "programs:"
+    for p in "$stage"/bin/*; do echo "  $(basename "$p")"; done
+  } >"$stage/BUNDLE.txt"
+  mkdir -p "$(dirname "$bundle")"
+  say "packing $(du -sm "$stage" | cut -f1) MiB into $bundle (xz -9, one stream: the programs share most bytes)"
+  tar -C /tmp -cf - tfbench-gpu | xz -9 -T1 >"$bundle.tmp" || die "packing failed"
+  mv "$bundle.tmp" "$bundle"
+  local mib
+  mib=$(($(stat -c %s "$bundle") / 1048576))
+  say "bundle: $bundle, $mib MiB"
+  [ "$mib" -lt 56 ] || die "the bundle is $mib MiB; the GPU machine takes 64 MiB with the sources"
+}
+
+# ---------------------------------------------------------------- run (the GPU machine)
+log=/dev/null
+step() {  # step NAME LIMIT_S CMD...: runs CMD with a time limit, logs it, records its status
+  local name=$1 limit=$2
+  shift 2
+  local t0=$SECONDS rc=0
+  echo "=== $name: $*" >>"$log"
+  timeout --kill-after=10 "$limit" "$@" >>"$log" 2>&1 || rc=$?
+  echo "=== $name: exit $rc after $((SECONDS - t0)) s" >>"$log"
+  printf '%-44s exit %3d  %4d s\n' "$name" "$rc" "$((SECONDS - t0))" >>"$out/summary.txt"
+  say "$name: exit $rc ($((SECONDS - t0)) s)"
+  return $rc
+}
+
+# The toolkit's libcublas.so.13 and libcudart.so.13, wherever this machine has them.
+cuda_library_dir() {
+  local d
+  for d in ${CUDA_HOME:+$CUDA_HOME/lib64 $CUDA_HOME/lib} /usr/local/cuda/lib64 /usr/local/cuda/lib \
+    /usr/local/cuda-13*/lib64 /usr/local/cuda-13*/targets/x86_64-linux/lib /usr/lib/x86_64-linux-gnu; do
+    [ -e "$d/libcublas.so.13" ] && [ -e "$d/libcudart.so.13" ] && { echo "$d"; return 0; }
+  done
+  if command -v nvcc >/dev/null; then
+    d=$(dirname "$(dirname "$(command -v nvcc)")")
+    for sub in lib64 lib targets/x86_64-linux/lib; do
+      [ -e "$d/$sub/libcublas.so.13" ] && { echo "$d/$sub"; return 0; }
+    done
+  fi
+  return 1
+}
+
+unpack() {
+  [ -f "$bundle" ] || die "no bundle at $bundle (scripts/gpu-check.sh pack makes it)"
+  rm -rf "$stage_root" && mkdir -p /tmp || die "cannot clear $stage_root"
+  xz -dc "$bundle" | tar -C /tmp -xf - || die "cannot unpack $bundle"
+}
+
+# rehearse=1: stop before the first call that needs a GPU, with the toolkit's libcuda stub loaded.
+run_check() {
+  local rehearse=${1:-0}
+  out=${OUT:-$root/results/gpu-check/$(date -u +%Y%m%dT%H%M%SZ)}
+  [ "$rehearse" = 1 ] && out=${GPU_CHECK_REHEARSAL_OUT:-$root/build/gpu-check-rehearsal}
+  mkdir -p "$out/tests" || die "cannot create $out"
+  log=$out/log.txt
+  : >"$log"
+  : >"$out/summary.txt"
+  local t_start=$SECONDS
+  unpack
+  local bin=$stage_root/bin
+  cat "$stage_root/BUNDLE.txt" >>"$out/summary.txt"
+
+  # 1. The libraries: the toolkit's cuBLAS first, then every program's dependencies resolved.
+  local cudalib
+  cudalib=$(cuda_library_dir) || {
+    echo "libcublas.so.13 / libcudart.so.13: NOT FOUND (set CUDA_HOME)" >>"$out/summary.txt"
+    die "libcublas.so.13 and libcudart.so.13 are not found (set CUDA_HOME to the CUDA 13 toolkit)"
+  }
+  export LD_LIBRARY_PATH=$cudalib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  if [ "$rehearse" = 1 ]; then
+    # No driver here: the toolkit's stub stands in for libcuda.so.1 so that the programs load.
+    local stub
+    stub=$(find "$cudalib" "$cudalib/.." -path '*stubs/libcuda.so' 2>/dev/null | head -n 1)
+    [ -n "$stub" ] || die "rehearsal: no stubs/libcuda.so beside $cudalib"
+    mkdir -p "$out/stub" && ln -sf "$stub" "$out/stub/libcuda.so.1"
+    export LD_LIBRARY_PATH=$out/stub:$LD_LIBRARY_PATH
+  fi
+  {
+    echo "cuda libraries: $cudalib"
+    echo "machine: $(uname -srm), glibc here: $(ldd --version 2>/dev/null | head -n 1)"
+    command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv
+  } >>"$out/system.txt" 2>&1
+  local missing=0 p
+  for p in "$bin"/*; do
+    if "$stage_root"/lib/ld-linux-x86-64.so.2 --list "$p" | grep -q 'not found'; then
+      "$stage_root"/lib/ld-linux-x86-64.so.2 --list "$p" | grep 'not found' | sed "s|^|$(basename "$p"): |" >>"$out/system.txt"
+      missing=1
+    fi
+  done
+  [ "$missing" = 0 ] || die "libraries not found (see $out/system.txt)"
+  step "programs load (tfbench --help)" 30 "$bin/tfbench" --help || die "tfbench does not start"
+  step "configs/gpu.yaml validates" 30 "$bin/tfbench" validate "$stage_root/share/configs/gpu.yaml" ||
+    die "configs/gpu.yaml does not validate"
+
+  export TFBENCH_NUMPY_PEER=$stage_root/share/scripts/numpy_peer.py
+  export TFBENCH_TORCH_PEER=$stage_root/share/scripts/torch_peer.py
+  export TFBENCH_PYTHON=${TFBENCH_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}
+  export TFBENCH_TORCH_PYTHON=${TFBENCH_TORCH_PYTHON:-$TFBENCH_PYTHON}
+  export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
+  if [ "$rehearse" = 1 ]; then
+    say "rehearsal done in $((SECONDS - t_start)) s: the next step, '$bin/tfbench info', is the first GPU call"
+    echo "rehearsal: stopped before the first GPU call (tfbench info)" >>"$out/summary.txt"
+    return 0
+  fi
+
+  # 2. The device and the engine tests on the cuda space (then serial and OpenMP beside it).
+  step "tfbench info" 60 "$bin/tfbench" info
+  local t name
+  for t in "$bin"/tfbench_*_tests; do
+    name=$(basename "$t")
+    OMP_NUM_THREADS=1 step "$name [cuda-1]" 120 "$t" --space cuda --threads 1 -r junit -o "$out/tests/$name.cuda-1.xml"
+  done
+  for t in "$bin"/tfbench_*_tests; do
+    name=$(basename "$t")
+    # The host spaces of the same programs, while the time allows (the families come next).
+    if [ $((SECONDS - t_start)) -gt 200 ]; then
+      echo "host-space tests from $name on: skipped, 200 s used" >>"$out/summary.txt"
+      break
+    fi
+    OMP_NUM_THREADS=1 step "$name [serial-1]" 60 "$t" --space serial --threads 1 -r junit -o "$out/tests/$name.serial-1.xml"
+    OMP_NUM_THREADS=4 step "$name [openmp-4]" 60 "$t" --space openmp --threads 4 -r junit -o "$out/tests/$name.openmp-4.xml"
+  done
+
+  # 3. The GPU families, with provenance, and their report.
+  step "tfbench run configs/gpu.yaml" 240 "$bin/tfbench" run "$stage_root/share/configs/gpu.yaml" -o "$out/gpu.h5" --case-timeout 60
+  [ -f "$out/gpu.h5" ] && step "tfbench report" 30 sh -c "'$bin/tfbench' report '$out/gpu.h5' >'$out/report.txt'"
+  echo "total: $((SECONDS - t_start)) s" >>"$out/summary.txt"
+  say "done in $((SECONDS - t_start)) s: $out/summary.txt"
+  grep -c ' exit   0 ' "$out/summary.txt" | sed 's/^/steps passed: /' >&2
+}
+
+case "$mode" in
+  pack) pack ;;
+  run) run_check 0 ;;
+  rehearse)
+    pack
+    run_check 1
+    ;;
+  *)
+    sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//' >&2
+    exit 2
+    ;;
+esac
