@@ -81,6 +81,11 @@ cuda_stage() {
   else
     echo "[test] CUDA build compiled (engine, workloads, harness, every test); no GPU here, so none of it ran" >&2
   fi
+  # The prepared GPU check, rehearsed up to its first GPU call: the bundle packs, unpacks, loads its
+  # libraries through its own loader and validates configs/gpu.yaml (TFBENCH_GPU_REHEARSAL=0 skips).
+  if [ "${TFBENCH_GPU_REHEARSAL:-1}" != 0 ]; then
+    scripts/gpu-check.sh rehearse || { echo "[test] scripts/gpu-check.sh rehearse failed" >&2; return 1; }
+  fi
 }
 cuda_cached() { ls "${TFBENCH_CACHE:-$HOME/.cache/tfbench}"/kokkos-4.6.99-cuda-*/.tfbench-complete >/dev/null 2>&1; }
 if [ "${TFBENCH_CUDA:-auto}" = 0 ]; then
