@@ -363,58 +363,56 @@ std::string settings_line(const CompareReport& r) {
          "; ratio = median new / median base (> 1: slower)";
 }
 
+// Members in the order they were set (ordered_json), so that the document reads top-down.
 void print_json(const CompareReport& r, std::ostream& out) {
-  Json doc = Json::object();
-  doc.set("base", Json(Json::Object{{"path", r.base_path},
-                                    {"runs", Json::Array(r.base_runs.begin(), r.base_runs.end())}}));
-  doc.set("new", Json(Json::Object{{"path", r.new_path},
-                                   {"runs", Json::Array(r.new_runs.begin(), r.new_runs.end())}}));
-  doc.set("threshold_pct", r.settings.threshold_pct);
-  doc.set("alpha", r.settings.alpha);
-  doc.set("paired_rounds", r.settings.paired_rounds);
-  Json rows = Json::array();
+  using Doc = nlohmann::ordered_json;
+  Doc doc;
+  doc["base"] = {{"path", r.base_path}, {"runs", r.base_runs}};
+  doc["new"] = {{"path", r.new_path}, {"runs", r.new_runs}};
+  doc["threshold_pct"] = r.settings.threshold_pct;
+  doc["alpha"] = r.settings.alpha;
+  doc["paired_rounds"] = r.settings.paired_rounds;
+  doc["rows"] = Doc::array();
   for (const auto& c : r.rows) {
-    Json row = Json::object();
-    row.set("case_id", c.case_id);
-    row.set("threads", c.threads);
-    row.set("exec_space", c.exec_space);
-    row.set("family", c.family);
-    row.set("variant", c.variant);
-    row.set("base_status", c.base_status);
-    row.set("new_status", c.new_status);
-    row.set("base_median_s", c.base_median);
-    row.set("new_median_s", c.new_median);
-    row.set("base_samples", c.base_samples);
-    row.set("new_samples", c.new_samples);
-    row.set("ratio", c.judgement.ratio);
-    row.set("change_pct", c.judgement.change_pct);
-    row.set("p", c.judgement.p);
-    row.set("u", c.judgement.u);
-    row.set("exact", c.judgement.exact);
-    row.set("test", c.judgement.test);
-    row.set("round_ratios", Json::Array(c.judgement.round_ratios.begin(), c.judgement.round_ratios.end()));
-    row.set("threshold_pct", c.threshold_pct);
-    row.set("threshold_from_config", c.threshold_from_config);
-    row.set("verdict", name(c.judgement.verdict));
-    row.set("reason", c.judgement.reason);
-    rows.push_back(std::move(row));
+    Doc row;
+    row["case_id"] = c.case_id;
+    row["threads"] = c.threads;
+    row["exec_space"] = c.exec_space;
+    row["family"] = c.family;
+    row["variant"] = c.variant;
+    row["base_status"] = c.base_status;
+    row["new_status"] = c.new_status;
+    row["base_median_s"] = c.base_median;
+    row["new_median_s"] = c.new_median;
+    row["base_samples"] = c.base_samples;
+    row["new_samples"] = c.new_samples;
+    row["ratio"] = c.judgement.ratio;
+    row["change_pct"] = c.judgement.change_pct;
+    row["p"] = c.judgement.p;
+    row["u"] = c.judgement.u;
+    row["exact"] = c.judgement.exact;
+    row["test"] = c.judgement.test;
+    row["round_ratios"] = c.judgement.round_ratios;
+    row["threshold_pct"] = c.threshold_pct;
+    row["threshold_from_config"] = c.threshold_from_config;
+    row["verdict"] = name(c.judgement.verdict);
+    row["reason"] = c.judgement.reason;
+    doc["rows"].push_back(std::move(row));
   }
-  doc.set("rows", std::move(rows));
-  Json others = Json::array();
+  doc["not_compared"] = Doc::array();
   for (const auto& n : r.not_compared) {
-    others.push_back(Json(Json::Object{
-        {"case_id", n.case_id}, {"threads", n.threads}, {"exec_space", n.exec_space}, {"reason", n.reason}}));
+    doc["not_compared"].push_back(
+        {{"case_id", n.case_id}, {"threads", n.threads}, {"exec_space", n.exec_space}, {"reason", n.reason}});
   }
-  doc.set("not_compared", std::move(others));
-  Json summary = Json::object();
+  Doc summary;
   for (Verdict v : {Verdict::Regression, Verdict::Improvement, Verdict::NoChange, Verdict::Inconclusive}) {
-    summary.set(name(v), r.count(v));
+    summary[name(v)] = r.count(v);
   }
-  summary.set("compared", r.rows.size());
-  summary.set("geomean_ratio", r.geomean_ratio);
-  doc.set("summary", std::move(summary));
-  doc.set("notes", Json::Array(r.notes.begin(), r.notes.end()));
-  out << doc.dump(/*strict=*/true) << '\n';
+  summary["compared"] = r.rows.size();
+  summary["geomean_ratio"] = r.geomean_ratio;
+  doc["summary"] = std::move(summary);
+  doc["notes"] = r.notes;
+  out << dump_json(doc) << '\n';  // NaN (no ratio, no p) as null
 }
 
 }  // namespace

@@ -6,6 +6,10 @@
 //   {"msg":"begin","case":i,"variant":v,"phase":"check"|"time"|"collect"}   before the work it names
 //   {"msg":"rows","case":i,"rows":[...]}   every variant of case i, when the case is finished
 //   {"msg":"done"}
+// Each struct below has one to_json/from_json pair (mostly NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE): every
+// field is required when reading, so a message missing one is malformed, not silently defaulted.
+// A NaN (ceilings not measured, a check that computed NaN) travels as null; parse_message reads every
+// null back as NaN, since no field of the protocol is ever null otherwise.
 
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/harness/json.hpp"
@@ -15,7 +19,22 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
+
+// The serializers of types from other namespaces sit in those namespaces, where nlohmann's ADL
+// looks for them.
+namespace tfbench {
+void to_json(harness::Json& json, ExecSpaceKind kind);
+void from_json(const harness::Json& json, ExecSpaceKind& kind);  // its name, as `name()` writes it
+}  // namespace tfbench
+
+namespace tfbench::workloads {
+/// An object of the parameters with their types: 4, 4.0, true and "4" stay apart.
+void to_json(harness::Json& json, const Params& params);
+void from_json(const harness::Json& json, Params& params);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ceilings, gflops, gbs)
+}  // namespace tfbench::workloads
 
 namespace tfbench::harness::impl {
 
@@ -28,6 +47,7 @@ struct JobCase {
   int repetitions = 1;
   double min_time = 0.01;
 };
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(JobCase, index, family, params, group_id, variants, repetitions, min_time)
 
 struct WorkerJob {
   ExecSpaceKind space = ExecSpaceKind::Serial;
@@ -38,11 +58,9 @@ struct WorkerJob {
   bool measure_ceilings = true;                 // false: no ceilings (fractions of ceiling stay NaN)
   std::vector<JobCase> cases;
 };
-
-Json to_json(const workloads::Params& params);
-workloads::Params params_from_json(const Json& json);
-Json to_json(const WorkerJob& job);
-WorkerJob job_from_json(const Json& json);
+// Written by hand for its optional member: no "ceilings" member means none.
+void to_json(Json& json, const WorkerJob& job);
+void from_json(const Json& json, WorkerJob& job);
 
 /// What the worker reports about itself after initialization.
 struct Hello {
@@ -54,8 +72,8 @@ struct Hello {
   bool verified = false;
   std::string why;  // what failed verification
 };
-Json to_json(const Hello& hello);
-Hello hello_from_json(const Json& json);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Hello, pid, exec_space, threads, kokkos_threads, blas_threads_requested,
+                                   blas_threads, affinity_cpus, omp_proc_bind, omp_places, verified, why)
 
 /// One variant's outcome as the worker measured it; the parent derives the statistics.
 struct VariantOutcome {
@@ -69,7 +87,14 @@ struct VariantOutcome {
   Json metrics = Json::object();
   double overhead_s = 0;
 };
-Json to_json(const VariantOutcome& outcome);
-VariantOutcome outcome_from_json(const Json& json);
+NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VariantOutcome, variant, variant_kind, provider, strategy, status, error,
+                                   samples, iterations, flops, bytes, allocations, pool_hits, transfers,
+                                   bytes_retained, max_rel_error, tolerance, metrics, overhead_s)
+
+/// `body` as a message of kind `msg` ({"msg": msg, ...body}).
+Json message(const char* msg, Json body = Json::object());
+
+/// One job or message line. Throws Json::parse_error on text that is not JSON; reads null as NaN.
+Json parse_message(std::string_view text);
 
 }  // namespace tfbench::harness::impl

@@ -135,7 +135,7 @@ class Session {
       row.provider = info->provider;
       row.strategy = info->strategy;
     }
-    row.params = impl::to_json(g.params).dump();
+    row.params = dump_json(Json(g.params));
     row.exec_space = name(w.space);
     row.threads = w.threads;
     row.kokkos_threads = hello_ ? hello_->kokkos_threads : 0;
@@ -170,7 +170,7 @@ class Session {
       row.pool_hits = o.pool_hits;
       row.transfers = o.transfers;
       row.bytes_retained = o.bytes_retained;
-      row.metrics = o.metrics.dump();
+      row.metrics = dump_json(o.metrics);
     }
     return row;
   }
@@ -287,7 +287,7 @@ class Session {
         worker_row_.ceiling_gbs = ceilings->gbs;
       }
       const auto started = Clock::now();
-      const impl::WorkerProcess process = impl::spawn_worker(exe, impl::to_json(job).dump(), environment);
+      const impl::WorkerProcess process = impl::spawn_worker(exe, dump_json(Json(job)), environment);
       current_pid_ = process.pid;
       worker_row_.pid = process.pid;
       ++tally_.workers;
@@ -301,9 +301,9 @@ class Session {
       std::optional<TimedOut> timed_out;
 
       auto on_message = [&](const Json& m) {
-        const std::string& kind = m.at("msg").as_string();
+        const auto kind = m.at("msg").get<std::string>();
         if (kind == "hello") {
-          hello_ = impl::hello_from_json(m);
+          hello_ = m.get<Hello>();
           worker_row_.kokkos_threads = hello_->kokkos_threads;
           worker_row_.blas_threads = hello_->blas_threads;
           worker_row_.affinity_cpus = hello_->affinity_cpus;
@@ -315,18 +315,17 @@ class Session {
           worker_index = writer_.append_worker(worker_row_);
           progress_.activity(label + (hello_->verified ? ": measuring ceilings" : ": verification failed"));
         } else if (kind == "ceilings") {
-          worker_row_.ceiling_gflops = m.at("gflops").as_double();
-          worker_row_.ceiling_gbs = m.at("gbs").as_double();
-          worker_row_.ceilings_s = m.at("seconds").as_double();
+          worker_row_.ceiling_gflops = m.at("gflops").get<double>();
+          worker_row_.ceiling_gbs = m.at("gbs").get<double>();
+          worker_row_.ceilings_s = m.at("seconds").get<double>();
           tally_.ceilings_s += worker_row_.ceilings_s;
           ceilings = workloads::Ceilings{worker_row_.ceiling_gflops, worker_row_.ceiling_gbs};
           if (worker_index) writer_.update_worker(*worker_index, worker_row_);
           if (!job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings));
           case_started = Clock::now();
         } else if (kind == "begin") {
-          current_ =
-              std::make_pair(static_cast<std::size_t>(m.at("case").as_int()), m.at("variant").as_string());
-          current_phase_ = m.at("phase").as_string();
+          current_ = std::make_pair(m.at("case").get<std::size_t>(), m.at("variant").get<std::string>());
+          current_phase_ = m.at("phase").get<std::string>();
           if (current_->first < w.groups.size()) {
             progress_.activity(label + " " + case_id(w.groups[current_->first], current_->second) + " (" +
                                (current_phase_ == "check"  ? "checking"
@@ -335,12 +334,12 @@ class Session {
                                ")");
           }
         } else if (kind == "rows") {
-          const auto index = static_cast<std::size_t>(m.at("case").as_int());
+          const auto index = m.at("case").get<std::size_t>();
           if (index >= w.groups.size()) return;
           const CaseGroup& g = w.groups[index];
           std::vector<ResultRow> rows;
-          for (const auto& r : m.at("rows").as_array())
-            rows.push_back(row_from_outcome(w, g, impl::outcome_from_json(r)));
+          for (const auto& o : m.at("rows").get<std::vector<VariantOutcome>>())
+            rows.push_back(row_from_outcome(w, g, o));
           record(w, g, std::move(rows));
           pending.erase(std::remove_if(pending.begin(), pending.end(),
                                        [&](const PendingCase& p) { return p.index == index; }),
@@ -649,13 +648,13 @@ std::vector<VerifiedWorker> verify_workers(const std::vector<int>& threads,
     env.threads = t;
     env.omp_proc_bind = proc_bind;
     env.omp_places = places;
-    const auto process = impl::spawn_worker(exe, impl::to_json(job).dump(), impl::worker_environment(env));
+    const auto process = impl::spawn_worker(exe, dump_json(Json(job)), impl::worker_environment(env));
     bool got = false;
     const auto end = impl::supervise(
         process, signals,
         [&](const Json& m) {
-          if (m.at("msg").as_string() != "hello") return;
-          const Hello h = impl::hello_from_json(m);
+          if (m.at("msg").get<std::string>() != "hello") return;
+          const auto h = m.get<Hello>();
           got = true;
           v.exec_space = h.exec_space;
           v.kokkos_threads = h.kokkos_threads;

@@ -1,5 +1,7 @@
 #include "run/supervisor.hpp"
 
+#include "run/protocol.hpp"
+
 #include <fcntl.h>
 #include <poll.h>
 #include <signal.h>
@@ -68,9 +70,10 @@ ProcessEnd supervise(const WorkerProcess& process, const SignalWatch& signals,
       const std::string line = buffer.substr(start, nl - start);
       if (line.empty()) continue;
       try {
-        on_message(Json::parse(line));
-      } catch (const JsonError& e) {
-        std::cerr << "tfbench: ignoring a malformed worker message (" << e.what() << ")\n";
+        on_message(parse_message(line));
+      } catch (const Json::exception& e) {  // not JSON, or a member missing or of the wrong type
+        std::cerr << "tfbench: ignoring a malformed worker message (" << e.what()
+                  << "): " << line.substr(0, 200) << "\n";
       }
     }
     buffer.erase(0, start);

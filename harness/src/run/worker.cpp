@@ -38,7 +38,7 @@ class Channel {
  public:
   explicit Channel(int fd) : fd_(fd) {}
   void send(const Json& message) {
-    const std::string line = message.dump() + "\n";
+    const std::string line = dump_json(message) + "\n";
     std::size_t done = 0;
     while (done < line.size()) {
       const ssize_t n = ::write(fd_, line.data() + done, line.size() - done);
@@ -186,8 +186,7 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
       outcomes.push_back(std::move(o));
       continue;
     }
-    channel.send(Json(
-        Json::Object{{"msg", "begin"}, {"case", job_case.index}, {"variant", variant}, {"phase", "check"}}));
+    channel.send(message("begin", {{"case", job_case.index}, {"variant", variant}, {"phase", "check"}}));
     const std::string id = job_case.group_id + "/" + variant;
     if (const auto fault = faults.fault_before(id)) inject(*fault);
     const auto t0 = Clock::now();
@@ -218,8 +217,7 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
     timed[i].instance = instances[i].get();
     timed[i].delay_us = faults.delay_us(job_case.group_id + "/" + variant);
     timed[i].on_start = [&channel, index = job_case.index, variant] {
-      channel.send(
-          Json(Json::Object{{"msg", "begin"}, {"case", index}, {"variant", variant}, {"phase", "time"}}));
+      channel.send(message("begin", {{"case", index}, {"variant", variant}, {"phase", "time"}}));
     };
   }
   TimingSettings settings;
@@ -231,8 +229,7 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
   for (std::size_t i = 0; i < timed.size(); ++i) {
     VariantOutcome& o = outcomes[timed_outcome[i]];
     workloads::Instance& instance = *instances[i];
-    channel.send(Json(Json::Object{
-        {"msg", "begin"}, {"case", job_case.index}, {"variant", o.variant}, {"phase", "collect"}}));
+    channel.send(message("begin", {{"case", job_case.index}, {"variant", o.variant}, {"phase", "collect"}}));
     o.samples = timed[i].samples;
     o.iterations = timed[i].runs_per_sample;
     o.overhead_s += timed[i].calibration_s;
@@ -250,9 +247,7 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
       o.pool_hits = counts.pool_hits;
       o.transfers = counts.transfers;
       o.bytes_retained = counts.bytes_retained;
-      Json metrics = Json::object();
-      for (const auto& [key, value] : instance.metrics()) metrics.set(key, value);
-      o.metrics = std::move(metrics);
+      o.metrics = instance.metrics();
     } catch (const std::exception& e) {
       o.status = "error";
       o.error = std::string("after timing: ") + e.what();
@@ -260,9 +255,7 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
   }
   instances.clear();  // free the case's memory before the next one
 
-  Json rows = Json::array();
-  for (const auto& o : outcomes) rows.push_back(to_json(o));
-  channel.send(Json(Json::Object{{"msg", "rows"}, {"case", job_case.index}, {"rows", std::move(rows)}}));
+  channel.send(message("rows", {{"case", job_case.index}, {"rows", outcomes}}));
 }
 
 }  // namespace
@@ -278,7 +271,7 @@ int worker_main(int message_fd) {
   WorkerJob job;
   try {
     const std::string text{std::istreambuf_iterator<char>(std::cin), std::istreambuf_iterator<char>()};
-    job = job_from_json(Json::parse(text));
+    job = parse_message(text).get<WorkerJob>();
   } catch (const std::exception& e) {
     std::cerr << "tfbench worker: unusable job: " << e.what() << "\n";
     return 2;
@@ -292,7 +285,7 @@ int worker_main(int message_fd) {
   }
 
   if (const auto why = unstartable(job)) {
-    channel.send(to_json(refused(job, *why)));
+    channel.send(message("hello", refused(job, *why)));
     return 3;
   }
   int rc = 0;
@@ -301,7 +294,7 @@ int worker_main(int message_fd) {
     options.num_threads = job.threads;
     const KokkosRuntime kokkos(options);
     const Hello hello = verify(job);
-    channel.send(to_json(hello));
+    channel.send(message("hello", hello));
     if (!hello.verified) {
       rc = 3;
     } else if (!job.verify_only) {
@@ -320,10 +313,10 @@ int worker_main(int message_fd) {
         ceilings = workloads::measure_ceilings(ctx);
         seconds = seconds_since(t0);
       }
-      channel.send(Json(Json::Object{
-          {"msg", "ceilings"}, {"gflops", ceilings.gflops}, {"gbs", ceilings.gbs}, {"seconds", seconds}}));
+      channel.send(
+          message("ceilings", {{"gflops", ceilings.gflops}, {"gbs", ceilings.gbs}, {"seconds", seconds}}));
       for (const auto& c : job.cases) run_case(c, job, faults, channel);
-      channel.send(Json(Json::Object{{"msg", "done"}}));
+      channel.send(message("done"));
     }
   }
   return rc;
