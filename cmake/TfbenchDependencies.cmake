@@ -127,8 +127,7 @@ find_package(CLI11 REQUIRED)
 find_package(benchmark REQUIRED)
 find_package(HDF5 REQUIRED COMPONENTS C)
 find_package(OpenSSL REQUIRED COMPONENTS Crypto)  # the config digest (SHA-256), libssl-dev
-find_package(nlohmann_json 3 REQUIRED)  # JSON: worker protocol, params/metrics, compare --format json; nlohmann-json3-dev
-find_package(nlohmann_json 3 REQUIRED)  # JSON: tfbench export; nlohmann-json3-dev
+find_package(nlohmann_json 3 REQUIRED)  # JSON: worker protocol, params/metrics, compare, export; nlohmann-json3-dev
 if(TFBENCH_ENABLE_TESTS)
   find_package(Catch2 2 REQUIRED)
 endif()
