@@ -574,8 +574,8 @@ def full_disk_run(kib, mount, many):
 
 
 def test_full_disk():
-    """A disk that fills up during a run, at many fill points (tmpfs of 8 to 336 KiB; the whole file is about
-    160 KiB, and a write needs room for the old and the new file): tfbench exits 3, not by a signal, naming the
+    """A disk that fills up during a run, at many fill points (tmpfs of 8 to 418 KiB; the whole file is about
+    170 KiB with its units and descriptions, and a write needs room for the old and the new file): tfbench exits 3, not by a signal, naming the
     file and ENOSPC; the file on disk (if the first write fitted) reads with h5py and `tfbench report` and holds
     exactly the rows printed before the failure; no temporary or lock file is left. Needs root and
     `unshare -m` (exit 77: skipped)."""
@@ -585,7 +585,7 @@ def test_full_disk():
     mount = work("full-disk-mount")
     os.makedirs(mount, exist_ok=True)
     outcomes = {}
-    for kib in range(8, 344, 8):
+    for kib in range(8, 424, 10):
         rc, stdout, stderr, copy, left = full_disk_run(kib, mount, config("many.yaml"))
         printed = len(re.findall(r"^\[\d+/\d+\]", stdout, re.M))
         where = "%d KiB: exit %d, %d row(s) printed: " % (kib, rc, printed)
