@@ -101,6 +101,27 @@ TEST_CASE("csv: a row whose params is not a JSON object is refused, naming it", 
                     Contains("run run-2, row 0 (fake/n=1/peer:a) params") && Contains("not a JSON object"));
 }
 
+TEST_CASE("csv and json: bare NaN and Infinity metrics of older files read as empty / null", "[export]") {
+  ResultsFile f = two_runs();
+  f.runs[0].results[0].metrics = "{\"hits\":NaN,\"peak\":Infinity,\"low\":-Infinity,\"note\":\"NaN\"}";
+  const auto rows = lines(csv(f));
+  REQUIRE(rows.size() == 5);
+  const std::size_t hits = column(rows[0], "metric.hits");
+  CHECK(column(rows[0], "metric.peak") > 0);
+  std::vector<std::string> cells;
+  std::istringstream in(rows[1]);
+  for (std::string cell; std::getline(in, cell, ',');) cells.push_back(cell);
+  REQUIRE(cells.size() > hits);
+  CHECK(cells[hits].empty());
+  std::ostringstream out;
+  export_json(f, out);
+  const json whole = json::parse(out.str());
+  const json& metrics = whole["runs"][0]["results"][0]["metrics"];
+  CHECK(metrics["hits"].is_null());
+  CHECK(metrics["low"].is_null());
+  CHECK(metrics["note"] == "NaN");  // inside a string it stays text
+}
+
 TEST_CASE("gbench: the ok rows of every run pooled into one instance with aggregates", "[export][gbench]") {
   const json doc = gbench(two_runs());
   const json& b = doc.at("benchmarks");
