@@ -127,6 +127,11 @@ class RunCommand final : public Command {
         ->type_name("VALUE");
     sub->add_option("--omp-places", places_, "force OMP_PLACES in the workers (normally removed)")
         ->type_name("VALUE");
+    sub->add_flag(
+        "--no-pin", no_pin_,
+        "leave the workers' threads unpinned (by default each worker pins OpenMP thread i to core i "
+        "of its affinity mask and OpenBLAS's threads to the cores after the first; the workers table's "
+        "binding column records it)");
     return sub;
   }
 
@@ -146,6 +151,7 @@ class RunCommand final : public Command {
     if (!proc_bind_.empty()) options_.omp_proc_bind = proc_bind_;
     if (!places_.empty()) options_.omp_places = places_;
     options_.measure_ceilings = !no_ceilings_;
+    options_.pin = !no_pin_;
     options_.interactive = isatty(STDERR_FILENO) != 0;
     return run_benchmarks(options_, std::cout, std::cerr);
   }
@@ -158,6 +164,7 @@ class RunCommand final : public Command {
   std::string seed_;  // text: CLI11 would clamp a value beyond int64, and a negative one meant "unset"
   double case_timeout_ = -1.0;  // CLI::Range keeps a given value >= 0
   bool no_ceilings_ = false;
+  bool no_pin_ = false;
 };
 
 /// Loads every config, printing each issue; nullopt when any is invalid.

@@ -55,6 +55,10 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
       number("startup_s", &W::startup_s, "s",
              "from starting the process until it reported its verified counts"),
       number("ceilings_s", &W::ceilings_s, "s", "measuring the ceilings (0: reused or not measured)"),
+      text("binding", &W::binding,
+           "the CPUs of each thread, read back from it after pinning: `<cores|threads> omp:<cpus>,... "
+           "others:<cpus>,...` (OpenMP thread 0, 1, ...; then the other threads, OpenBLAS's), CPUs of one "
+           "place joined by '+'; `off`: not pinned (--no-pin, or verification failed first)"),
   };
   return columns;
 }

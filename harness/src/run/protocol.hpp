@@ -69,11 +69,13 @@ struct Hello {
   std::int64_t threads = 0, kokkos_threads = 0, blas_threads_requested = 0, blas_threads = 0,
                affinity_cpus = 0;
   std::string omp_proc_bind, omp_places;
+  std::string binding = "off";  // ThreadBinding::text (environment.hpp)
   bool verified = false;
   std::string why;  // what failed verification
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Hello, pid, exec_space, threads, kokkos_threads, blas_threads_requested,
-                                   blas_threads, affinity_cpus, omp_proc_bind, omp_places, verified, why)
+                                   blas_threads, affinity_cpus, omp_proc_bind, omp_places, binding, verified,
+                                   why)
 
 /// One variant's outcome as the worker measured it; the parent derives the statistics.
 struct VariantOutcome {

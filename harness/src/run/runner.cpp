@@ -253,6 +253,7 @@ class Session {
     env_options.threads = w.threads;
     env_options.omp_proc_bind = options_.omp_proc_bind;
     env_options.omp_places = options_.omp_places;
+    env_options.pin = options_.pin;
     const auto environment = impl::worker_environment(env_options);
     const std::string exe = impl::self_executable();
 
@@ -309,6 +310,7 @@ class Session {
           worker_row_.affinity_cpus = hello_->affinity_cpus;
           worker_row_.omp_proc_bind = hello_->omp_proc_bind;
           worker_row_.omp_places = hello_->omp_places;
+          worker_row_.binding = hello_->binding;
           worker_row_.startup_s = seconds_since(started);
           tally_.startup_s += worker_row_.startup_s;
           if (!hello_->verified) worker_row_.exit = "verification failed: " + hello_->why;

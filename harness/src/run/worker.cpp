@@ -118,7 +118,7 @@ Hello verify(const WorkerJob& job) {
   h.kokkos_threads = is_enabled(ExecSpaceKind::OpenMP) ? concurrency(ExecSpaceKind::OpenMP) : 1;
   h.blas_threads_requested = job.threads;
   h.blas_threads = set_blas_threads(job.threads);
-  h.affinity_cpus = affinity_cpu_count();
+  h.affinity_cpus = affinity_cpu_count();  // the mask the worker was given: pinning narrows this thread's
   h.omp_proc_bind = environment_value("OMP_PROC_BIND");
   h.omp_places = environment_value("OMP_PLACES");
   std::vector<std::string> problems;
@@ -135,6 +135,12 @@ Hello verify(const WorkerJob& job) {
         "the affinity mask holds " + std::to_string(h.affinity_cpus) + " CPU(s) for " +
         std::to_string(job.threads) + " threads" +
         (h.omp_proc_bind.empty() ? std::string() : " (OMP_PROC_BIND=" + h.omp_proc_bind + ")"));
+  }
+  // Pinned after the counts are set, so OpenBLAS's threads exist and were created unpinned.
+  if (problems.empty() && pinning_requested()) {
+    ThreadBinding binding = pin_worker_threads(job.threads);
+    h.binding = binding.text;
+    problems.insert(problems.end(), binding.problems.begin(), binding.problems.end());
   }
   h.verified = problems.empty();
   h.why = join(problems, "; ");

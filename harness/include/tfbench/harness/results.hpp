@@ -62,6 +62,7 @@ struct WorkerRow {
   std::string omp_places;
   double startup_s = kNaN;   // process start until verified
   double ceilings_s = kNaN;  // measuring the ceilings (0: reused from the previous worker)
+  std::string binding;       // how the worker pinned its threads ("off": not pinned)
 };
 
 /// One row of the `results` table: one (case, variant, thread configuration).

@@ -24,6 +24,7 @@ struct RunOptions {
   bool dry_run = false;
   std::optional<std::string> omp_proc_bind;  // forced into workers (normally removed)
   std::optional<std::string> omp_places;
+  bool pin = true;               // false: workers leave their threads unpinned (--no-pin)
   bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
   std::string command_line;
   /// stderr is a terminal: a status line there rewrites itself (elapsed, time left, what runs);
