@@ -2,8 +2,9 @@
 """Reads a result file of configs/targets.yaml (or any run with those families) and prints every
 performance target of the issues beside the ratio measured in that run, one line per case and
 thread configuration, with MET / MISSED. Ratios are taken within one worker, never across runs; the
-one exception is the thread scaling of compute-bound batches (1 thread over 2), which needs two
-thread configurations of the same run.
+one exception is the thread scaling of compute-bound batches (1 thread over the most), which needs
+two thread configurations of the same run (one node; a merged Slurm file holds one such run per
+array task, each scaled on its own).
 
 Rounds are interleaved in the harness (every variant of a case once per round, in a fresh order), so
 a ratio between two variants of one case is taken per round (paired), and the report gives the median
@@ -80,8 +81,9 @@ def _ratio_target(groups, family, engine, peers, bound, what):
 
 def _scaling_target(rows, bound):
     """Compute-bound batches (packed_small, cache-resident, n >= 16) under Auto: time at one thread
-    over time at the most threads >= 2 of the same case, >= bound. The one ratio taken across workers
-    (the two thread configurations cannot share one)."""
+    over time at the most threads >= 2 of the same case in the same run, >= bound. The one ratio taken
+    across workers (the two thread configurations cannot share one), never across runs: two runs
+    may be two nodes."""
     by_case = {}
     for row in rows:
         if row["family"] != "packed_small" or row["variant"] != "engine:auto" or row["status"] != "ok":
@@ -89,14 +91,14 @@ def _scaling_target(rows, bound):
         params = json.loads(row["params"])
         if params.get("working_set_mib", 0) or params.get("n", 0) < 16:
             continue
-        by_case.setdefault((row["group_id"], row["exec_space"]), {})[row["threads"]] = row
+        by_case.setdefault((row.get("run_id"), row["group_id"], row["exec_space"]), {})[row["threads"]] = row
     out = []
     for threads in by_case.values():
         many = max(threads)
         if 1 not in threads or many < 2:
             continue
         one = threads[1]
-        where = _where(one).replace("threads=1", f"threads=1->{many}")
+        where = _where(one).replace("threads=1", f"threads=1->{many}") + f" run={one.get('run_id')}"
         out.append((where, f"Auto speed-up, 1 -> {many} threads", one["median_s"] / threads[many]["median_s"],
                     bound, ">=", "", NO_INTERVAL))
     return out

@@ -40,6 +40,14 @@ class TargetReportTest(unittest.TestCase):
             "20260301T100000Z-node01-1", rng, families=("packed_small",))])
         cls.one = fixtures.write(os.path.join(cls.tmp.name, "one.h5"), [fixtures.make_run(
             "20260301T100000Z-node01-2", rng, threads=(1,), families=("packed_small",))])
+        # A merged Slurm file: two tasks (nodes), each a run at 1 and 2 threads; then the old layout,
+        # one run per thread count, which has no run to scale within.
+        cls.merged = fixtures.write(os.path.join(cls.tmp.name, "merged.h5"), [
+            fixtures.make_run(f"20260301T10000{i}Z-node0{i}-1", rng, families=("packed_small",))
+            for i in (1, 2)])
+        cls.split = fixtures.write(os.path.join(cls.tmp.name, "split.h5"), [
+            fixtures.make_run(f"20260301T10000{t}Z-node01-{t}", rng, threads=(t,), families=("packed_small",))
+            for t in (1, 2)])
         # Auto within 2% of libxsmm, with 30% noise per sample: no verdict this run can stand by.
         cls.noisy = fixtures.write(os.path.join(cls.tmp.name, "noisy.h5"), [fixtures.make_run(
             "20260301T100000Z-node01-3", rng, threads=(1,), noise=0.3, slowdown={"*/engine:auto": 0.765},
@@ -103,6 +111,13 @@ class TargetReportTest(unittest.TestCase):
         lines = self.lines(self.one)
         self.assertFalse(any("speed-up" in l for l in lines), lines)
         self.assertTrue(any("auto / fastest peer" in l for l in lines))
+
+    def test_scaling_within_each_run_of_a_merged_file(self):
+        scaling = [l for l in self.lines(self.merged) if "Auto speed-up, 1 -> 2 threads" in l]
+        self.assertEqual(len(scaling), 4, scaling)  # n = 16 and 32 in each of the two runs
+        for node in ("node01", "node02"):
+            self.assertEqual(sum(f"-{node}-1" in l for l in scaling), 2, scaling)
+        self.assertFalse(any("speed-up" in l for l in self.lines(self.split)))  # never across runs
 
     def test_markdown(self):
         r = report(self.both, "--markdown")
