@@ -1,26 +1,33 @@
 #!/usr/bin/env bash
-# Submits tfbench configs to Slurm: one job array per thread configuration (one task per config,
-# --cpus-per-task = that thread count, each task writing its own result file and checking the
-# thread counts its workers verified), and one merge job that runs after all of them
-# (--dependency=afterany) and combines the files with `tfbench merge`.
+# Submits tfbench configs to Slurm: one job array with one task per config, each task on its own
+# node (--exclusive) running every thread count of --threads in one `tfbench run` inside an srun
+# step (--cpu-bind=cores), so that scaling is measured on one node in one run; then one merge job
+# that runs after all tasks (--dependency=afterany) and combines their files with `tfbench merge`.
+# Every config is checked with `tfbench validate` first: an invalid one queues nothing.
 #
 #   scripts/slurm/submit.sh [options] CONFIG...
 #
 # Options:
-#   --threads LIST      thread configurations, e.g. 1,2,8 or 1,max (max: the CPUs of the
-#                       partition's smallest node) [default: 1]
+#   --threads LIST      thread counts every task runs, e.g. 1,2,8 or 1,max [default: 1,max]; max is
+#                       the physical cores of the task's allocation, counted on the node
+#   --share             do not ask for whole nodes: each task gets --cpus-per-task = the largest
+#                       thread count, one per core (--hint=nomultithread); a `max` is then the
+#                       physical cores of the partition's smallest node (sinfo)
+#   --mem M             memory per task [default: 0 (all of the node) with whole nodes, 8G with --share]
+#   --no-pin            leave the workers' threads unpinned (`tfbench run --no-pin`)
 #   --out DIR           where results land [default: results/slurm/<UTC timestamp>]
 #   --tfbench PATH      the tfbench executable, on a filesystem the nodes share
 #                       [default: $TFBENCH or build/default/harness/tfbench]
-#   --partition P       --time T  --account A  --mem M  --qos Q   passed to every sbatch
-#   --exclusive         each array task gets whole nodes (no neighbours disturbing the timing)
+#   --partition P       --time T  --account A  --qos Q   passed to every sbatch
 #   --run-args "ARGS"   extra `tfbench run` arguments, e.g. "--repetitions 10 --filter gemm"
-#   --sbatch-arg ARG    one extra sbatch argument (repeatable)
-#   --dry-run           print the sbatch commands and the files they would use; submit and write nothing
+#   --sbatch-arg ARG    one extra sbatch argument for every job (repeatable)
+#   --dry-run           validate, print the sbatch commands and the files they would use; submit
+#                       and write nothing
 #
 # Prints the job ids and where every file will land, and writes them to DIR/jobs.env
-# (ARRAY_JOBS, MERGE_JOB, MERGED, PARTS, LOGS) for scripts. Exit 0 submitted, 2 usage error,
-# 1 sbatch failed (jobs submitted before the failure are cancelled).
+# (ARRAY_JOBS, MERGE_JOB, MERGED, PARTS, LOGS) for scripts. Exit 0 submitted, 2 usage error or an
+# invalid config (nothing submitted, nothing written), 1 sbatch failed (jobs submitted before the
+# failure are cancelled).
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -28,15 +35,19 @@ repo=$(cd "$here/../.." && pwd)
 die() { echo "submit: error: $*" >&2; exit 2; }
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 
-threads=1 out="" bin=${TFBENCH:-$repo/build/default/harness/tfbench} run_args="" dry=0
-common=() configs=() exclusive=()
+threads=1,max out="" bin=${TFBENCH:-$repo/build/default/harness/tfbench} run_args="" dry=0
+share=0 mem="" pin=1
+common=() configs=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --threads) threads=${2:?}; shift 2 ;;
     --out) out=${2:?}; shift 2 ;;
     --tfbench) bin=${2:?}; shift 2 ;;
-    --partition|--time|--account|--mem|--qos) common+=("$1=${2:?}"); shift 2 ;;
-    --exclusive) exclusive=(--exclusive); shift ;;
+    --partition|--time|--account|--qos) common+=("$1=${2:?}"); shift 2 ;;
+    --mem) mem=${2:?}; shift 2 ;;
+    --share) share=1; shift ;;
+    --exclusive) share=0; shift ;;  # the default; kept for old command lines
+    --no-pin) pin=0; shift ;;
     --run-args) run_args=${2-}; shift 2 ;;
     --sbatch-arg) common+=("${2:?}"); shift 2 ;;
     --dry-run) dry=1; shift ;;
@@ -53,7 +64,7 @@ python=${TFBENCH_PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || die "$python not found (set TFBENCH_PYTHON to a python3 with h5py)"
 command -v sbatch >/dev/null || [ $dry = 1 ] || die "sbatch not found: is Slurm's client installed and SLURM_CONF set?"
 
-# Absolute config paths, with distinct stems (a task's file is named <stem>-t<threads>.h5).
+# Absolute config paths, with distinct stems (a task's file is named <stem>.h5).
 declare -A stems=()
 abs_configs=()
 for c in "${configs[@]}"; do
@@ -65,28 +76,50 @@ for c in "${configs[@]}"; do
   abs_configs+=("$a")
 done
 
-# Thread list: integers, or max = CPUs of the partition's smallest node.
-resolved=()
-for t in ${threads//,/ }; do
-  if [ "$t" = max ]; then
-    part_opt=()
-    for o in "${common[@]}"; do case "$o" in --partition=*) part_opt=(-p "${o#--partition=}") ;; esac; done
-    # Not in a pipeline: under `set -e -o pipefail` a failing sinfo would end the script silently.
-    command -v sinfo >/dev/null || die "cannot resolve 'max': sinfo not found; give a number"
-    errors=$(mktemp)
-    if ! cpus=$(sinfo -h "${part_opt[@]}" -o '%c' 2>"$errors"); then
-      why=$(head -n1 "$errors")
-      rm -f "$errors"
-      die "cannot resolve 'max': sinfo failed${why:+: $why}; give a number"
-    fi
+# Every config must be valid before anything is queued: a task that dies on its config hours later,
+# in a queue, is the expensive way to find a typo.
+if ! errors=$("$bin" validate "${abs_configs[@]}" 2>&1 >/dev/null); then
+  printf '%s\n' "$errors" >&2
+  die "tfbench validate rejected the config(s) above; nothing submitted"
+fi
+
+# Physical cores (sockets x cores per socket) of the partition's smallest node: `max` under --share.
+# Not sinfo's %c, which counts hardware threads.
+smallest_node_cores() {
+  local part_opt=() o errors lines
+  for o in "${common[@]}"; do case "$o" in --partition=*) part_opt=(-p "${o#--partition=}") ;; esac; done
+  # Not in a pipeline: under `set -e -o pipefail` a failing sinfo would end the script silently.
+  command -v sinfo >/dev/null || die "cannot resolve 'max' under --share: sinfo not found; give a number"
+  errors=$(mktemp)
+  if ! lines=$(sinfo -h "${part_opt[@]}" -o '%z' 2>"$errors"); then
+    why=$(head -n1 "$errors")
     rm -f "$errors"
-    t=$(echo "$cpus" | sort -n | head -n1 | tr -d '+ ')
-    [[ "$t" =~ ^[0-9]+$ ]] || die "cannot resolve 'max': sinfo printed no CPU count ('$t'); give a number"
+    die "cannot resolve 'max' under --share: sinfo failed${why:+: $why}; give a number"
   fi
-  [[ "$t" =~ ^[1-9][0-9]*$ ]] || die "bad thread count '$t' in --threads $threads"
-  [[ " ${resolved[*]} " == *" $t "* ]] || resolved+=("$t")
+  rm -f "$errors"
+  awk -F: '$1 ~ /^[0-9]+$/ && $2 ~ /^[0-9]+$/ { print $1 * $2 }' <<< "$lines" | sort -n | head -n1
+}
+
+# Thread list: integers and at most one `max` (resolved on the node, or here under --share).
+resolved=() largest=0
+for t in ${threads//,/ }; do
+  if [ "$t" = max ] && [ $share = 1 ]; then
+    t=$(smallest_node_cores)
+    [[ "$t" =~ ^[0-9]+$ ]] || die "cannot resolve 'max' under --share: sinfo printed no socket:core:thread counts; give a number"
+  fi
+  [ "$t" = max ] || [[ "$t" =~ ^[1-9][0-9]*$ ]] || die "bad thread count '$t' in --threads $threads"
+  [[ " ${resolved[*]-} " == *" $t "* ]] || resolved+=("$t")
+  [ "$t" = max ] || [ "$t" -le "$largest" ] || largest=$t
 done
+[ ${#resolved[@]} -gt 0 ] || die "--threads '$threads' names no thread count"
 thread_list=$(IFS=,; echo "${resolved[*]}")
+
+if [ $share = 1 ]; then
+  placement=(--cpus-per-task="$largest" --hint=nomultithread --mem="${mem:-8G}")
+else
+  placement=(--exclusive --mem="${mem:-0}")
+fi
+[ $pin = 1 ] || run_args="--no-pin${run_args:+ $run_args}"
 
 [ -n "$out" ] || out=$repo/results/slurm/$(date -u +%Y%m%dT%H%M%SZ)
 # A dry run writes nothing: every file goes through emit, which then only names it.
@@ -112,6 +145,7 @@ TFBENCH_SCRIPTS=$(printf %q "$repo/scripts")
 TFBENCH_PYTHON=$(printf %q "$python")
 TFBENCH_CONFIG_LIST=$(printf %q "$out/configs.txt")
 TFBENCH_THREAD_LIST=$thread_list
+TFBENCH_PIN=$pin
 TFBENCH_PARTS=$(printf %q "$out/parts")
 TFBENCH_MERGED=$(printf %q "$out/merged.h5")
 TFBENCH_RUN_ARGS=$(printf %q "$run_args")
@@ -137,28 +171,19 @@ sb() {  # prints the job id
 }
 
 n=${#abs_configs[@]}
-array_jobs=()
-for t in "${resolved[@]}"; do
-  env_file=$out/job-t$t.env
-  if [ $dry = 1 ]; then echo "dry run: would write $env_file" >&2; else
-    { cat "$out/job.env"; echo "TFBENCH_THREADS=$t"; } >"$env_file"
-  fi
-  id=$(sb --array=0-$((n - 1)) --cpus-per-task="$t" "${exclusive[@]}" "${common[@]}" \
-    --job-name="tfbench-t$t" --chdir="$out" --output="$out/logs/%x-%A_%a.out" \
-    --export=ALL,TFBENCH_JOB_ENV="$env_file" "$here/tfbench-array.sbatch")
-  submitted+=("$id")
-  array_jobs+=("$id")
-  echo "array job $id: $n task(s) at $t thread(s) -> $out/parts/<config>-t$t.h5"
-done
-dep=afterany:$(IFS=:; echo "${array_jobs[*]}")
-merge=$(sb --dependency="$dep" --kill-on-invalid-dep=yes "${common[@]}" --job-name=tfbench-merge \
-  --chdir="$out" --output="$out/logs/%x-%j.out" --export=ALL,TFBENCH_JOB_ENV="$out/job.env" \
-  "$here/tfbench-merge.sbatch")
+array=$(sb --array=0-$((n - 1)) --nodes=1 --ntasks=1 "${placement[@]}" "${common[@]}" \
+  --job-name=tfbench --chdir="$out" --output="$out/logs/%x-%A_%a.out" \
+  --export=ALL,TFBENCH_JOB_ENV="$out/job.env" "$here/tfbench-array.sbatch")
+submitted+=("$array")
+echo "array job $array: $n task(s), each at threads $thread_list on one node -> $out/parts/<config>.h5"
+merge=$(sb --dependency="afterany:$array" --kill-on-invalid-dep=yes --mem=2G "${common[@]}" \
+  --job-name=tfbench-merge --chdir="$out" --output="$out/logs/%x-%j.out" \
+  --export=ALL,TFBENCH_JOB_ENV="$out/job.env" "$here/tfbench-merge.sbatch")
 submitted+=("$merge")
-echo "merge job $merge ($dep) -> $out/merged.h5"
-echo "logs: $out/logs/   configs: $n   thread configurations: $thread_list"
+echo "merge job $merge (afterany:$array) -> $out/merged.h5"
+echo "logs: $out/logs/   configs: $n   threads: $thread_list   $([ $share = 1 ] && echo "shared nodes" || echo "whole nodes")$([ $pin = 1 ] || echo ", unpinned")"
 emit "$out/jobs.env" <<ENV
-ARRAY_JOBS="${array_jobs[*]}"
+ARRAY_JOBS="$array"
 MERGE_JOB=$merge
 MERGED=$out/merged.h5
 PARTS=$out/parts
