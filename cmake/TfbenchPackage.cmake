@@ -6,7 +6,7 @@ install(TARGETS tfbench_engine tfbench_workloads tfbench_flags tfbench_blas EXPO
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
 install(TARGETS tfbench RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
-install(DIRECTORY engine/include/ workloads/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})
+# Headers: the explicit lists of engine/ and workloads/ (cmake/TfbenchHeaders.cmake).
 install(EXPORT tfbenchTargets NAMESPACE tfbench:: DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/tfbench)
 configure_package_config_file(cmake/tfbenchConfig.cmake.in
   ${CMAKE_CURRENT_BINARY_DIR}/tfbenchConfig.cmake

@@ -3,8 +3,8 @@
 // nothing unless every input reads, and keeps a run given twice once.
 
 #include "result_fixtures.hpp"
-#include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/results.hpp"
+#include "tfbench/harness/system_info.hpp"
 
 #include <hdf5.h>
 #include <signal.h>
@@ -132,7 +132,7 @@ TEST_CASE("a stale lock of a dead process on this host is taken over", "[results
   TempDir dir;
   const std::string path = dir.file("x.h5");
   const long dead = dead_pid();
-  write_text(path + ".lock", "pid=" + std::to_string(dead) + "\nhost=" + tfbench::host_name() + "\n");
+  write_text(path + ".lock", "pid=" + std::to_string(dead) + "\nhost=" + host_name() + "\n");
   write_text(path + ".tmp-" + std::to_string(dead), "half a file");
   {
     ResultsWriter w(path, false);
@@ -150,7 +150,7 @@ TEST_CASE("a lock of a killed process not yet reaped (a zombie) is stale too", "
   for (int i = 0;
        i < 200 && text_of("/proc/" + std::to_string(child) + "/stat").find(") Z") == std::string::npos; ++i)
     usleep(5000);
-  write_text(path + ".lock", "pid=" + std::to_string(child) + "\nhost=" + tfbench::host_name() + "\n");
+  write_text(path + ".lock", "pid=" + std::to_string(child) + "\nhost=" + host_name() + "\n");
   CHECK_THAT(ResultsWriter(path, false).note(), Catch::Contains("stale lock"));
   int status = 0;
   waitpid(child, &status, 0);
@@ -159,8 +159,7 @@ TEST_CASE("a lock of a killed process not yet reaped (a zombie) is stale too", "
 TEST_CASE("a lock of another host or without a holder is not taken over", "[results][output]") {
   TempDir dir;
   const std::string path = dir.file("x.h5");
-  write_text(path + ".lock",
-             "pid=" + std::to_string(dead_pid()) + "\nhost=elsewhere-" + tfbench::host_name() + "\n");
+  write_text(path + ".lock", "pid=" + std::to_string(dead_pid()) + "\nhost=elsewhere-" + host_name() + "\n");
   CHECK_THROWS_WITH(ResultsWriter(path, true),
                     Catch::Contains("on host elsewhere-") && Catch::Contains("remove the lock file"));
   write_text(path + ".lock", "");

@@ -7,7 +7,7 @@
 #include <string>
 
 #include "batched/facade_support.hpp"
-#include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
+#include "batched/large_gemm.hpp"
 #include "tfbench/engine/ops/impl/einsum_program.hpp"
 #include "tfbench/engine/ops/impl/kernels.hpp"
 

@@ -2,11 +2,11 @@
 
 #include "cli/commands.hpp"
 #include "run/environment.hpp"
-#include "tfbench/engine/core/build_info.hpp"
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/engine/core/kokkos_runtime.hpp"
-#include "tfbench/engine/core/system_info.hpp"
+#include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/config.hpp"
+#include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
 #include "util/text_table.hpp"

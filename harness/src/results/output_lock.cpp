@@ -1,8 +1,8 @@
 #include "results/output_lock.hpp"
 
 #include "results/atomic_write.hpp"
-#include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/results.hpp"
+#include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 
 #include <fcntl.h>

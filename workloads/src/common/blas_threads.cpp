@@ -8,13 +8,18 @@ int blas_threads() {
   return openblas_get_num_threads();
 }
 
-ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(openblas_get_num_threads()) {
+int set_blas_threads(int threads) {
+  openblas_set_num_threads(threads);
+  return openblas_get_num_threads();
+}
+
+ScopedBlasThreads::ScopedBlasThreads(int threads) : previous_(blas_threads()) {
   if (previous_ != threads) openblas_set_num_threads(threads);
-  verified_ = openblas_get_num_threads();
+  verified_ = blas_threads();
 }
 
 ScopedBlasThreads::~ScopedBlasThreads() {
-  if (openblas_get_num_threads() != previous_) openblas_set_num_threads(previous_);
+  if (blas_threads() != previous_) openblas_set_num_threads(previous_);
 }
 
 }  // namespace tfbench::workloads

@@ -2,6 +2,8 @@
 // Sets the BLAS library's thread count for a scope and restores it: per-item peers call BLAS with
 // one thread inside their own fan-out (a threaded BLAS under fan-out oversubscribes and contends).
 
+#include "tfbench/workloads/blas_threads.hpp"
+
 namespace tfbench::workloads {
 
 class ScopedBlasThreads {
@@ -17,8 +19,5 @@ class ScopedBlasThreads {
   int previous_;
   int verified_;
 };
-
-/// The BLAS library's current thread count.
-int blas_threads();
 
 }  // namespace tfbench::workloads

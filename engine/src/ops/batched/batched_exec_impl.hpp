@@ -8,12 +8,12 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
-#include "tfbench/engine/ops/batched/impl/kokkosbatched_gemm.hpp"
-#include "tfbench/engine/ops/batched/impl/kokkosbatched_solve.hpp"
-#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
-#include "tfbench/engine/ops/batched/impl/vendor_batched.hpp"
+#include "batched_exec.hpp"
+#include "host_providers.hpp"
+#include "kokkosbatched_gemm.hpp"
+#include "kokkosbatched_solve.hpp"
+#include "run_lanes.hpp"
+#include "vendor_batched.hpp"
 
 namespace tfbench::impl::batched {
 

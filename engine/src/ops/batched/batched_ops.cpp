@@ -4,8 +4,8 @@
 #include <string>
 
 #include "facade_support.hpp"
+#include "large_gemm.hpp"
 #include "tfbench/engine/ops/batched/impl/facade.hpp"
-#include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
 
 namespace tfbench::impl::batched {
 

@@ -12,13 +12,13 @@
 #include <string>
 #include <utility>
 
+#include "batched_exec.hpp"
+#include "run_lanes.hpp"
 #include "tfbench/engine/core/dtype.hpp"
 #include "tfbench/engine/core/result.hpp"
 #include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/exec/impl/function_ref.hpp"
 #include "tfbench/engine/exec/session.hpp"
-#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
-#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
 #include "tfbench/engine/ops/batched/options.hpp"
 #include "tfbench/engine/storage/erased.hpp"
 

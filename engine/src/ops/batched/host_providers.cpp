@@ -2,7 +2,7 @@
 // the LAPACK getrf/getrs per-item loop.
 
 #define LAPACK_COMPLEX_CPP  // lapack_complex_double is std::complex<double>, layout-equal to Kokkos's
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
+#include "host_providers.hpp"
 
 #include <cblas.h>
 #include <lapacke.h>
@@ -13,7 +13,7 @@
 #include <type_traits>
 #include <vector>
 
-#include "tfbench/engine/ops/batched/impl/specialized_solve.hpp"
+#include "specialized_solve.hpp"
 
 #if defined(TFBENCH_HAVE_LIBXSMM)
 #include <libxsmm.h>

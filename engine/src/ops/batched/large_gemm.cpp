@@ -1,6 +1,6 @@
 // Large GEMM through KokkosBlas::gemm (see impl/large_gemm.hpp).
 
-#include "tfbench/engine/ops/batched/impl/large_gemm.hpp"
+#include "large_gemm.hpp"
 
 #include <KokkosKernels_config.h>
 #include <KokkosBlas3_gemm.hpp>

@@ -5,7 +5,7 @@
 #include <vector>
 
 #include "facade_support.hpp"
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
+#include "host_providers.hpp"
 
 namespace tfbench::impl::batched {
 

@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-#include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+#include "ops/batched/item_batch.hpp"
 #include "tfbench/engine/ops/impl/kernels.hpp"
 
 namespace tfbench::testing {

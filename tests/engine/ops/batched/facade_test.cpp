@@ -12,10 +12,10 @@
 #include <random>
 #include <vector>
 
+#include "ops/batched/host_providers.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/backend.hpp"
 #include "tfbench/engine/exec/outer_lanes.hpp"
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
 #include "tfbench/engine/ops/batched_gemm.hpp"
 #include "tfbench/engine/ops/batched_solve.hpp"
 #include "tfbench/engine/ops/gemm.hpp"

@@ -13,11 +13,11 @@
 #include <vector>
 
 #include "batched_test_support.hpp"
+#include "ops/batched/batched_exec.hpp"
+#include "ops/batched/host_providers.hpp"
+#include "ops/batched/run_lanes.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/batch_policy.hpp"
-#include "tfbench/engine/ops/batched/impl/batched_exec.hpp"
-#include "tfbench/engine/ops/batched/impl/host_providers.hpp"
-#include "tfbench/engine/ops/batched/impl/run_lanes.hpp"
 
 using tfbench::ops::ItemProvider;
 using tfbench::testing::TestBatch;

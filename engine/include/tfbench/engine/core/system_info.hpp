@@ -1,26 +1,5 @@
 #pragma once
-// The machine and provider facts a measurement depends on: CPU, host, BLAS library and its threads.
+// Transitional, not installed: this header moved to the harness (tfbench/harness/system_info.hpp). Only
+// harness/src/run/ still includes it by this name; delete it when those includes change.
 
-#include <string>
-
-namespace tfbench {
-
-struct BlasInfo {
-  std::string vendor;     // "OpenBLAS"
-  std::string config;     // the library's own configuration string (version, core, threading)
-  std::string threading;  // "sequential", "pthreads" or "openmp", as the library reports it
-  int threads = 0;        // the library's own current thread count
-};
-
-std::string cpu_model();
-std::string host_name();
-/// CPUs in the calling thread's affinity mask (what a pinned thread may use).
-int affinity_cpu_count();
-/// Hardware threads the OS reports online.
-int online_cpu_count();
-
-BlasInfo blas_info();
-/// Asks the BLAS library for `threads` threads and returns the count it reports afterwards.
-int set_blas_threads(int threads);
-
-}  // namespace tfbench
+#include "tfbench/harness/system_info.hpp"

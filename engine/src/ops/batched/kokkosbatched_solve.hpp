@@ -13,8 +13,8 @@
 
 #include <cstdint>
 
-#include "tfbench/engine/ops/batched/impl/kokkosbatched_gemm.hpp"
-#include "tfbench/engine/ops/batched/impl/specialized_solve.hpp"
+#include "kokkosbatched_gemm.hpp"
+#include "specialized_solve.hpp"
 
 namespace tfbench::impl::batched {
 

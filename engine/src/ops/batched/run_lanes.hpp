@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+#include "item_batch.hpp"
 
 namespace tfbench::impl::batched {
 

@@ -4,8 +4,8 @@
 
 #include <cstdint>
 
-#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
-#include "tfbench/engine/ops/batched/impl/specialized_solve.hpp"
+#include "specialized_gemm.hpp"
+#include "specialized_solve.hpp"
 #include "tfbench/engine/ops/item_providers.hpp"
 
 namespace tfbench::impl::batched {

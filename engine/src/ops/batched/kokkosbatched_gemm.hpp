@@ -7,7 +7,7 @@
 
 #include <cstdint>
 
-#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+#include "specialized_gemm.hpp"
 
 namespace tfbench::impl::batched {
 

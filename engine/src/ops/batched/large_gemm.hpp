@@ -5,7 +5,7 @@
 
 #include <cstdint>
 
-#include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+#include "item_batch.hpp"
 
 namespace tfbench::impl::batched {
 

@@ -1,4 +1,4 @@
-#include "tfbench/engine/core/system_info.hpp"
+#include "tfbench/harness/system_info.hpp"
 
 #include <cblas.h>
 #include <sched.h>
@@ -7,7 +7,7 @@
 #include <fstream>
 #include <string>
 
-namespace tfbench {
+namespace tfbench::harness {
 
 std::string cpu_model() {
   std::ifstream in("/proc/cpuinfo");
@@ -55,13 +55,8 @@ BlasInfo blas_info() {
     default:
       info.threading = "unknown";
   }
-  info.threads = openblas_get_num_threads();
+  info.threads = workloads::blas_threads();
   return info;
 }
 
-int set_blas_threads(int threads) {
-  openblas_set_num_threads(threads);
-  return openblas_get_num_threads();
-}
-
-}  // namespace tfbench
+}  // namespace tfbench::harness

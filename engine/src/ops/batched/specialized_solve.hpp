@@ -13,7 +13,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+#include "specialized_gemm.hpp"
 
 namespace tfbench::impl::batched {
 

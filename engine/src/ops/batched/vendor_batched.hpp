@@ -9,7 +9,7 @@
 #include <stdexcept>
 #include <type_traits>
 
-#include "tfbench/engine/ops/batched/impl/specialized_gemm.hpp"
+#include "specialized_gemm.hpp"
 
 #if defined(KOKKOS_ENABLE_CUDA) && defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
 #include <cublas_v2.h>

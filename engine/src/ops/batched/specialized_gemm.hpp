@@ -14,7 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "tfbench/engine/ops/batched/impl/item_batch.hpp"
+#include "item_batch.hpp"
 
 #if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define TFBENCH_IMPL_SIMD _Pragma("omp simd")

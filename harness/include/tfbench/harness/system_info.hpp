@@ -1,0 +1,28 @@
+#pragma once
+// The machine and provider facts a measurement depends on: CPU, host, BLAS library and its threads.
+
+#include <string>
+
+#include "tfbench/workloads/blas_threads.hpp"
+
+namespace tfbench::harness {
+
+struct BlasInfo {
+  std::string vendor;     // "OpenBLAS"
+  std::string config;     // the library's own configuration string (version, core, threading)
+  std::string threading;  // "sequential", "pthreads" or "openmp", as the library reports it
+  int threads = 0;        // the library's own current thread count
+};
+
+std::string cpu_model();
+std::string host_name();
+/// CPUs in the calling thread's affinity mask (what a pinned thread may use).
+int affinity_cpu_count();
+/// Hardware threads the OS reports online.
+int online_cpu_count();
+
+BlasInfo blas_info();
+/// BLAS threads are set in one place, the workloads' (where the per-item peers scope them too).
+using workloads::set_blas_threads;
+
+}  // namespace tfbench::harness
