@@ -1,4 +1,4 @@
-// Batch route resolution (seed D9): effective policy, thresholds, lane cost model, provider rules.
+// Batch route resolution: effective policy, thresholds, lane cost model, provider rules.
 
 #include "tfbench/engine/exec/batch_policy.hpp"
 
@@ -116,7 +116,7 @@ RouteError no_route(BatchStrategy strategy, const std::vector<Conflict>& reasons
 }
 
 /// The per-item overhead of the cost model for `provider`: the policy's if set, else the provider's
-/// declaration, else the seed's default.
+/// declaration, else kDefaultLaneItemOverheadNs.
 double item_overhead_ns(const BatchThresholds& t, const ProviderDecl& provider) {
   if (t.lane_item_overhead_ns) return *t.lane_item_overhead_ns;
   return provider.item_overhead_ns >= 0 ? provider.item_overhead_ns : kDefaultLaneItemOverheadNs;

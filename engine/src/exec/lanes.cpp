@@ -28,7 +28,7 @@ struct LaneTask {
   virtual void run_lane(int lane, int lanes) noexcept = 0;
   int lanes = 1;
   std::atomic<int> finished{0};
-  ThreadModes modes;  // the calling thread's modes, carried into every lane (seed D12)
+  ThreadModes modes;  // the calling thread's modes, carried into every lane
 
  protected:
   ~LaneTask() = default;

@@ -1,4 +1,4 @@
-// Plan keys and the bounded LRU plan cache (seed D11).
+// Plan keys and the bounded LRU plan cache: a change of any key part prepares again.
 
 #include "tfbench/engine/exec/plan_cache.hpp"
 

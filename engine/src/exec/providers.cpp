@@ -1,4 +1,4 @@
-// Provider declarations and sets (seed D8).
+// Provider declarations and sets: how each implementation behaves under outer fan-out.
 
 #include "tfbench/engine/exec/providers.hpp"
 

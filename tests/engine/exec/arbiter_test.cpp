@@ -1,5 +1,5 @@
-// The process-wide permit arbiter across threads (seed D6 and its "cross-thread contention waits"
-// deviation): overlapping backends serialize in FIFO order, disjoint ones run together, a waiter is
+// The process-wide permit arbiter across threads (entry waits for a contended permit, see
+// docs/sessions.md): overlapping backends serialize in FIFO order, disjoint ones run together, a waiter is
 // never overtaken by a later overlapping request, a busy caller-managed domain is Contended, and an
 // exception releases the permit for the next waiter. No OpenMP here (ThreadSanitizer sees everything).
 // Catch2 assertions are not thread-safe: worker threads record outcomes, the test thread asserts.

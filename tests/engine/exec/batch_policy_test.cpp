@@ -1,4 +1,4 @@
-// Batch policy (seed D9): thresholds and the lane cost model of Auto, forced strategies and their
+// Batch policy: thresholds and the lane cost model of Auto, forced strategies and their
 // typed conflicts, candidate preference, and precedence per-operation > scoped > backend default.
 
 #include <catch2/catch.hpp>
@@ -27,12 +27,12 @@ BatchPolicy forced(BatchStrategy s) {
 const ProviderCandidates serial_then_blas{&p::kokkos_batched_serial, &p::openblas};
 }  // namespace
 
-TEST_CASE("Batch thresholds default to the seed's values", "[exec][batch]") {
+TEST_CASE("Batch thresholds have their documented defaults", "[exec][batch]") {
   const BatchThresholds t;
   REQUIRE(t.vendor_batch_max_item_dim == 16);
   REQUIRE(t.outer_min_items == 2);
   REQUIRE(t.outer_min_items_per_lane == 1);
-  // Unset: a provider's declared item cost, else the seed's 50 ns.
+  // Unset: a provider's declared item cost, else the default 50 ns.
   REQUIRE_FALSE(t.lane_item_overhead_ns.has_value());
   REQUIRE(kDefaultLaneItemOverheadNs == 50);
   REQUIRE(p::kokkos_batched_serial.item_overhead_ns < 0);
@@ -65,7 +65,7 @@ TEST_CASE("Auto follows the lane cost model", "[exec][batch]") {
 
 TEST_CASE("A provider's declared item cost replaces the default in the lane cost model", "[exec][batch]") {
   // An inline kernel: 2 ns per item. 512 items of 2^3: 2.5 ns each, 1.3 us in all: no fan-out,
-  // where the seed's 50 ns (25.9 us, three lanes' worth) would start two lanes.
+  // where the default 50 ns (25.9 us, three lanes' worth) would start two lanes.
   static const ProviderDecl inline_kernel{"inline", ProviderParallelism::Sequential, true, true, false, 2};
   const BatchPolicy autop;
   const BatchProblem tiny{512, 2, 8};

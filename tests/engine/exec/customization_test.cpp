@@ -1,4 +1,4 @@
-// Customization (seed §4): a user session wrapper overrides an operation hook (its providers), keeps
+// Customization: a user session wrapper overrides an operation hook (its providers), keeps
 // the delegate's context, and withholds the native token by default or forwards it on purpose.
 
 #include <catch2/catch.hpp>

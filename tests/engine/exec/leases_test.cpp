@@ -1,4 +1,4 @@
-// Output and scratch leases (seed D11, §4 "Uninitialized output"): coexisting output and scratch
+// Output and scratch leases: coexisting output and scratch
 // leases, publication as pooled tensors, discard on error and on exception without leaking accounting
 // or exposing elements, single use, and no stale read from a reused block.
 

@@ -1,4 +1,4 @@
-// Native session token (seed D7): not forgeable, not copyable or movable, bound to its thread, and
+// Native session token: not forgeable, not copyable or movable, bound to its thread, and
 // recovered only by its own backend's visitor. The compile-fail snippets under compile_fail/ pin the
 // same properties as diagnostics.
 

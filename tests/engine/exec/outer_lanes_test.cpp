@@ -1,4 +1,4 @@
-// Outer fan-out (seed D8, §4 "CPU execution"): lanes started explicitly on the session's own threads,
+// Outer fan-out: lanes started explicitly on the session's own threads,
 // each a sequential child; independent runtimes rejected before any lane runs, also through a
 // delegate; exceptions joined, then rethrown; same-pool and single external calls outside fan-out.
 

@@ -1,4 +1,4 @@
-// The phase lease (phase seed §7): one test per property, named after the seed's table. Lanes run on
+// The phase lease: one test per property of its contract (docs/sessions.md, Phases). Lanes run on
 // the context's own OpenMP threads; a one-thread context runs one inline lane on the caller.
 // Catch2 assertions are not thread-safe: lanes and helper threads record, the test thread asserts.
 

@@ -1,4 +1,4 @@
-// Prepared operations and the plan cache (seed D11, §4 "Prepared/GPU", CPU part): a change of any key
+// Prepared operations and the plan cache (CPU part): a change of any key
 // part prepares again and nothing stale is read; bounded LRU with configure/clear/stats.
 
 #include <catch2/catch.hpp>

@@ -1,4 +1,4 @@
-// Session/native bridge (seed §4): typed admission before the callback, results not flattened,
+// Session/native bridge: typed admission before the callback, results not flattened,
 // reentry without deadlock, reuse after an exception, every SessionEntryError reachable.
 
 #include <catch2/catch.hpp>

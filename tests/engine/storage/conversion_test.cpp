@@ -1,4 +1,4 @@
-// Conversions (seed D5): re-tagging, checked narrowing that returns the unchanged owner, rank
+// Conversions: re-tagging, checked narrowing that returns the unchanged owner, rank
 // conversion, reshape, and the same for views.
 #include <catch2/catch.hpp>
 

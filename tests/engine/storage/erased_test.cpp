@@ -1,4 +1,4 @@
-// Erased operation inputs (seed D7, input half) and dtypes.
+// Erased operation inputs (the input half of the erased boundary) and dtypes.
 #include <catch2/catch.hpp>
 
 #include <complex>

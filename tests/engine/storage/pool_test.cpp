@@ -1,4 +1,4 @@
-// Pools (seed D2, D11 storage half): statistics, size classes, recycle exactly once, pool destroyed
+// Pools (and the storage half of leases): statistics, size classes, recycle exactly once, pool destroyed
 // before its blocks, configure/clear, concurrent checkouts, and publishing initialized leases.
 #include <catch2/catch.hpp>
 

@@ -1,5 +1,5 @@
-// Owners: construction (seed D4), host access, clone, zeros, managed allocations, non-arithmetic
-// element types (seed D1, "Generic data storage").
+// Owners: construction, host access, clone, zeros, managed allocations, non-arithmetic element
+// types (a Host tensor stores any element type).
 #include <catch2/catch.hpp>
 
 #include <complex>

@@ -1,4 +1,4 @@
-// Explicit transfers and mappings (seed D5) on the test's execution space: upload/download round trips
+// Explicit transfers and mappings on the test's execution space: upload/download round trips
 // (compact and strided), transfer counters, zero-copy and staged mappings with write-back.
 #include <catch2/catch.hpp>
 

@@ -1,4 +1,4 @@
-// Views (seed D3): transforms, bounds, injectivity, negative strides, empty and singleton dimensions,
+// Views: transforms, bounds, injectivity, negative strides, empty and singleton dimensions,
 // complex -> real reinterpretation, and every rejected layout with its typed error.
 #include <catch2/catch.hpp>
 

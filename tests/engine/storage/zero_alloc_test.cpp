@@ -1,4 +1,4 @@
-// Seed D3 / issue evidence: creating, transforming and erasing views of rank <= 8 performs no heap
+// Small-rank metadata never allocates: creating, transforming and erasing views of rank <= 8 performs no heap
 // allocation (counted by the replaced global operator new), including the rank-2 complex view that
 // becomes a rank-3 real view, for both view kinds and for static and dynamic rank. Larger ranks spill
 // to the heap and still work.

@@ -1,6 +1,6 @@
 #pragma once
 // DType: the runtime identity of the element types the engine computes with. Erased operation inputs
-// (TensorRead/TensorWrite) carry one, and operations dispatch on it once per call (seed D7). Host
+// (TensorRead/TensorWrite) carry one, and operations dispatch on it once per call. Host
 // storage does not need a dtype: tensors of other element types exist, they just cannot be erased.
 
 #include <Kokkos_Complex.hpp>

@@ -1,6 +1,6 @@
 #pragma once
 // Result<T, E>: the value of a fallible boundary or its typed error (C++17 has no std::expected).
-// Used where the seeds ask for typed, non-exceptional failure (session entry, narrowing, plans).
+// Used where failure is expected and typed, not exceptional (session entry, narrowing, plans).
 
 #include <stdexcept>
 #include <type_traits>

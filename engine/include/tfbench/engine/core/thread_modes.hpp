@@ -1,5 +1,5 @@
 #pragma once
-// Per-thread operation modes that session callbacks carry (seed D12, revised mode contract): the
+// Per-thread operation modes that session callbacks carry: the
 // calling thread's modes hold inside its session callbacks, also where a callback (a lane) runs on a
 // worker thread; a guard opened inside a callback stays local to it, and a worker's own modes are
 // restored when the callback returns or unwinds. The AD concern keeps its no_grad depth here; exec

@@ -1,5 +1,5 @@
 #pragma once
-// Overridable batch strategy and thresholds (seed D9). Precedence: per-operation > scoped
+// Overridable batch strategy and thresholds. Precedence: per-operation > scoped
 // (with_batch_policy) > backend default. The effective policy and the route are resolved before any
 // output is written; a forced strategy that conflicts with a provider's declaration, or has no route,
 // is a typed RouteError, never a silent fallback.
@@ -27,7 +27,7 @@ enum class BatchStrategy {
 };
 const char* name(BatchStrategy strategy);
 
-/// The seed's per-item overhead of the lane cost model, for providers that declare none.
+/// The per-item overhead of the lane cost model for providers that declare none.
 inline constexpr double kDefaultLaneItemOverheadNs = 50;
 
 struct BatchThresholds {

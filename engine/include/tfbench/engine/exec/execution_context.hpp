@@ -1,5 +1,5 @@
 #pragma once
-// The execution context of a session (seed D8): where its kernels run, its thread budget, and whether
+// The execution context of a session: where its kernels run, its thread budget, and whether
 // it is a lane of an outer fan-out. Three facts stay separate: a provider's declaration (providers.hpp),
 // active outer fan-out (outer_active), and whether inner parallel work is permitted (threads > 1).
 

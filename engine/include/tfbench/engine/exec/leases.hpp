@@ -1,5 +1,5 @@
 #pragma once
-// Output and scratch leases (seed D11): owning checkouts of the session's pool. Each lease carries its
+// Output and scratch leases: owning checkouts of the session's pool. Each lease carries its
 // block and the block's single-use return (back to its pool exactly once, or freed if the pool is
 // gone), never a lock on the pool, so one output and any number of scratch leases coexist and outlive
 // nothing but their own scope. An output lease is uninitialized storage: only publish() turns it into a

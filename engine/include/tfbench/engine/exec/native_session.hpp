@@ -1,7 +1,8 @@
 #pragma once
-// The native session token (seed D7). A session hands out at most one token, owned by the session
-// itself; code receives `NativeSessionRef*` from Session::native_session() and may only pass it to the
-// visitor of the backend that made it (with_cpu_native / with_device_native). The token:
+// The native session token: bounded access to a backend's native resources. A session hands out at most one
+// token, owned by the session itself; code receives `NativeSessionRef*` from Session::native_session() and
+// may only pass it to the visitor of the backend that made it (with_cpu_native / with_device_native). The
+// token:
 //  - cannot be forged: its only constructor is private and only the backends are friends; the marker
 //    it carries is a private object of the backend's translation unit, checked by the visitor;
 //  - cannot be copied or moved (so it cannot outlive the session it lives in by value);
@@ -18,11 +19,10 @@
 
 namespace tfbench {
 
-class CpuBackend;
-class DeviceBackend;
 namespace impl {
 class TokenRing;
 struct TokenRingStorage;
+struct NativeTokenAccess;
 }  // namespace impl
 
 class NativeSessionRef {
@@ -37,8 +37,7 @@ class NativeSessionRef {
   std::thread::id owner_thread() const { return owner_; }
 
  private:
-  friend class CpuBackend;
-  friend class DeviceBackend;
+  friend struct impl::NativeTokenAccess;  // the backends' visitor (engine/src/exec/backend.cpp)
   friend class impl::TokenRing;
   friend struct impl::TokenRingStorage;
   NativeSessionRef() noexcept = default;  // a ring slot; made live by TokenRing::acquire

@@ -1,5 +1,5 @@
 #pragma once
-// Outer fan-out (seed D8): lanes are started explicitly, never inferred. Each lane runs on one of the
+// Outer fan-out: lanes are started explicitly, never inferred. Each lane runs on one of the
 // session's own OpenMP threads (inline on the caller for one lane) with a sequential child session
 // (one thread, outer_active set, its own scratch). Every provider the lanes can reach is checked
 // first: an independent runtime (threaded OpenBLAS/LAPACK) is rejected before any lane runs.

@@ -1,5 +1,5 @@
 #pragma once
-// The phase lease of a held session (phase seed). A HeldSession keeps one session entered on its
+// The phase lease of a held session. A HeldSession keeps one session entered on its
 // thread; held.phase(f) parks it and gives f a Phase whose run(lane) runs one lane per thread of the
 // context's budget ON the context's own OpenMP threads (the Kokkos pool; in OpenMP the driving thread
 // is member 0 of that pool), each lane with its own child session and scratch:
@@ -56,8 +56,8 @@ namespace impl {
 class BackendState;
 class HeldRoot;
 struct PhaseAccess;
-/// Phase entry checks, in the seed's order: held, target-pool membership (before any wait), owner
-/// thread, no phase already active.
+/// Phase entry checks, in this order (the first failing one is reported): held, target-pool membership
+/// (before any wait), owner thread, no phase already active.
 std::optional<PhaseError> check_phase_entry(HeldRoot& root);
 void set_phase_active(HeldRoot& root, bool active);
 /// Entry checks of HeldSession::with_session.

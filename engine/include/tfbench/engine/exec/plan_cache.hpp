@@ -1,5 +1,5 @@
 #pragma once
-// Prepared operations and the plan cache (seed D11). A prepared operation keeps its validated route and
+// Prepared operations and the plan cache. A prepared operation keeps its validated route and
 // layout data under a validity key; a change of any key part prepares again. Plans hold values only,
 // never borrowed pointers into operands. The cache is bounded (LRU), owned by the backend and borrowed
 // by sessions; sessions never reset it. Thread-safe: phase and outer lanes share it.

@@ -1,5 +1,5 @@
 #pragma once
-// Provider declarations (seed D8): how an implementation behaves under outer fan-out. The declaration
+// Provider declarations: how an implementation behaves under outer fan-out. The declaration
 // is explicit configuration, never deduced from environment variables.
 //
 //   Sequential, concurrent-call safe      allowed inside outer fan-out
@@ -36,7 +36,7 @@ struct ProviderDecl {
   bool whole_batch;           // can run a whole batch in one call (vendor batched)
   /// The fixed cost of one item call in ns, for Auto's lane cost model (< 0: not declared, the
   /// policy's default applies). An inline kernel costs a few ns per item, a library call tens: with
-  /// the seed's 50 ns for everything, Auto fans out batches that finish before two lanes start.
+  /// the default 50 ns for everything, Auto fans out batches that finish before two lanes start.
   double item_overhead_ns = -1;
 };
 

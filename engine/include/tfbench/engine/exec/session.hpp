@@ -1,9 +1,10 @@
 #pragma once
-// A session: the temporary entered authority of a backend (seed §2, D6). Operations borrow it; it
+// A session: the temporary entered authority of a backend, entered only through a typed, fallible
+// admission (session_error.hpp). Operations borrow it; it
 // borrows the backend's pools, plan cache and providers and never resets them on exit. Sessions are
 // created only by a backend's with_session, a HeldSession, or as the child session of a lane.
 //
-// Customization (seed D7): a user session derives from SessionWrapper, overrides the hooks it needs
+// Customization: a user session derives from SessionWrapper, overrides the hooks it needs
 // (providers(): the operation candidates; native_session(): whether to forward the delegate's native
 // token, withheld by default) and keeps the delegate's context: it cannot change the thread budget.
 
@@ -58,7 +59,7 @@ class Session {
   HostPool& host_pool() const { return *core().host_pool; }
   DevicePool& device_pool() const { return *core().device_pool; }
 
-  // ---- leases (seed D11): owning checkouts that coexist; see leases.hpp
+  // ---- leases: owning checkouts that coexist; see leases.hpp
   /// Uninitialized scratch bytes in the session's memory, back to the pool when the lease ends.
   ScratchLease scratch(std::size_t bytes);
   /// An uninitialized output of numel(shape) elements of T in the session's memory; publish() it

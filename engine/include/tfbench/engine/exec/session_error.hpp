@@ -1,5 +1,5 @@
 #pragma once
-// Typed admission failures of session entry (seed D6). Every one is reported before the callback runs;
+// Typed admission failures of session entry. Every one is reported before the callback runs;
 // the callback's own result is never flattened into them.
 
 #include <string>

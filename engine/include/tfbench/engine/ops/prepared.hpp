@@ -1,5 +1,5 @@
 #pragma once
-// Prepared einsums (seed D11): labels validated, path chosen and every step lowered (which operand
+// Prepared einsums: labels validated, path chosen and every step lowered (which operand
 // is borrowed or packed how, the GEMM shapes and transposes, scratch sizes) once, under a validity
 // key {operation and spec, dtype, operand and destination shapes/strides, provider generation,
 // device/context, effective batch policy}. The plan holds values only, never operand pointers; it

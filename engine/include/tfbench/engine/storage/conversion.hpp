@@ -1,5 +1,5 @@
 #pragma once
-// Typed failure of a consuming conversion (seed D5): the cause and the unchanged source, so a failed
+// Typed failure of a consuming conversion: the cause and the unchanged source, so a failed
 // into_host()/into_device()/into_rank<N>()/reshape() never destroys its input.
 
 #include <string>

@@ -1,7 +1,7 @@
 #pragma once
-// Erased operation inputs and outputs (seed D7, input half). TensorRead and TensorWrite borrow the data
-// pointer, dtype, memory space and layout of any typed view or owner without allocating or copying:
-// the layout is a LayoutRef of spans into the source's own metadata (an owner contributes its shape
+// Erased operation inputs and outputs (the input half of the erased boundary). TensorRead and TensorWrite
+// borrow the data pointer, dtype, memory space and layout of any typed view or owner without allocating or
+// copying: the layout is a LayoutRef of spans into the source's own metadata (an owner contributes its shape
 // and a compact tag, because it stores no strides). Operations dispatch on dtype() once per call.
 //
 // They borrow: the source view or owner must outlive them. Constructing one from a temporary does not

@@ -1,7 +1,7 @@
 #pragma once
 // InlineVec<T, N>: a small vector of trivially copyable values stored inline up to N elements and
 // spilled to the heap beyond. Shapes and strides of dynamic rank use InlineVec<Index, 8>, so views of
-// rank <= 8 never allocate metadata (seed D3); larger ranks spill and still work.
+// rank <= 8 never allocate metadata; larger ranks spill and still work.
 
 #include <algorithm>
 #include <cassert>

@@ -1,5 +1,5 @@
 #pragma once
-// Publishing a fully initialized pooled lease as a tensor (seed D11, storage half). The exec concern
+// Publishing a fully initialized pooled lease as a tensor (the storage half of leases). The exec concern
 // checks an output block out of a pool, writes every element (a kernel, a copy), and only then turns
 // the block into an owner here. The result has the Pooled allocation kind: its block goes back to the
 // pool exactly once when the owner dies, or is freed if the pool is gone.

@@ -1,5 +1,5 @@
 #pragma once
-// map_read / map_write (seed D5): host access to a Device (or Dynamic) owner through a guard that owns
+// map_read / map_write: host access to a Device (or Dynamic) owner through a guard that owns
 // the mapping. The guard, not a view, is returned: views borrow the guard and must not outlive it.
 //   - When device memory is host-accessible (host builds) the mapping is zero-copy by default.
 //   - Otherwise (CUDA) it is staged: the elements are copied into a host buffer; a write mapping copies

@@ -1,6 +1,6 @@
 #pragma once
-// BufferPool<MemorySpace>: a thread-safe cache of raw, 64-byte aligned Kokkos allocations (seed D2,
-// D11). checkout() hands out a PooledBlock, a move-only owning lease that returns its block to the
+// BufferPool<MemorySpace>: a thread-safe cache of raw, 64-byte aligned Kokkos allocations.
+// checkout() hands out a PooledBlock, a move-only owning lease that returns its block to the
 // pool exactly once when it is destroyed or reset(), or frees it when the pool is already gone (it
 // holds only a weak_ptr). The pool's mutex guards bookkeeping only: Kokkos allocation and free run
 // outside it, and it is never held across kernels or user code.

@@ -1,5 +1,6 @@
 #pragma once
-// Representation tags of the tensor family (seed D1) and the memory spaces behind them.
+// Representation tags of the tensor family (one family, three representations) and the memory spaces behind
+// them.
 //   Host     stable host-accessible initialized elements (any element type)
 //   Device   a Kokkos allocation in DeviceMemorySpace, never read from the host implicitly
 //   Dynamic  either of the two, decided at run time (the default); must be narrowed or mapped
@@ -38,7 +39,7 @@ struct is_representation
 enum class MemorySpaceKind { Host, Device };
 const char* name(MemorySpaceKind kind);
 
-/// How an owner's allocation is released (seed D2).
+/// How an owner's allocation is released.
 enum class AllocationKind {
   Plain,    // an adopted std::vector (Host) or a Kokkos allocation (Device)
   Pooled,   // a block checked out of a BufferPool; returned to it once, or freed if the pool is gone

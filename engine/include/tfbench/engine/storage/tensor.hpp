@@ -1,6 +1,6 @@
 #pragma once
-// Tensor<T, R, Rep>: the owner of the tensor family (seeds D1, D2, D4, D5). It stores its shape once
-// and one allocation authority; its elements are always compact column-major and initialized.
+// Tensor<T, R, Rep>: the owner of the tensor family, the one tensor type of the engine. It stores its shape
+// once and one allocation authority; its elements are always compact column-major and initialized.
 //
 //   Host     any element type; plain (adopted std::vector), pooled or managed storage; infallible
 //            host access (data, at, operator(), as_slice, clone).

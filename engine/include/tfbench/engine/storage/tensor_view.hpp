@@ -1,5 +1,5 @@
 #pragma once
-// TensorView (read) and TensorViewMut (write) of the tensor family (seed D3). A view owns nothing: it
+// TensorView (read) and TensorViewMut (write) of the tensor family. A view owns nothing: it
 // carries a base pointer, one validated layout (shape, signed strides in elements, offset, window)
 // and its memory space. Transforms build the new metadata directly in its final container, so views of
 // rank <= kInlineRank never touch the heap; larger ranks spill and still work.

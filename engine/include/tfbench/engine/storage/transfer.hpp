@@ -1,5 +1,5 @@
 #pragma once
-// Explicit transfers between host and device memory (seed D5): upload() makes a Device owner from Host
+// Explicit transfers between host and device memory: upload() makes a Device owner from Host
 // data, download() a Host owner from Device data, each one Kokkos deep_copy through the right memory
 // spaces (a non-compact source is compacted on its own side first). Nothing else in storage moves
 // elements between spaces implicitly. Every transfer and staged mapping is counted in a process-wide

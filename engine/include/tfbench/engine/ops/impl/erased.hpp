@@ -1,7 +1,7 @@
 #pragma once
-// The erased boundary of the operation families (seed D7): inputs are borrowed TensorReads,
-// destinations are DestRefs (from a caller's TensorWrite or from a session output lease), the dtype
-// is dispatched once per operation. Every family has a check_* function that validates everything
+// The erased boundary of the operation families, one numerical implementation per family: inputs are borrowed
+// TensorReads, destinations are DestRefs (from a caller's TensorWrite or from a session output lease), the
+// dtype is dispatched once per operation. Every family has a check_* function that validates everything
 // (dtype, shape, memory space, aliasing) before anything is written and a run_* function that
 // assumes it: allocating and `_into` facades share the run_* implementation.
 

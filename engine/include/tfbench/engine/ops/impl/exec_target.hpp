@@ -2,7 +2,7 @@
 // Where one operation's kernels run: the session's execution space and its thread budget. A
 // one-thread budget, or work too small to pay for a parallel region, runs on Kokkos::Serial
 // (inline on the caller) instead of opening an OpenMP region: an empty OpenMP parallel_for costs
-// 0.5-1.7 us here, a Serial one 20-45 ns (design.md §7).
+// 0.5-1.7 us on the development machine, a Serial one 20-45 ns.
 
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/engine/ops/impl/layout.hpp"

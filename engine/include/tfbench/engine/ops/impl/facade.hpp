@@ -83,7 +83,7 @@ inline ExecTarget exec_target(const Session& s) {
   return {s.space(), s.threads()};
 }
 
-/// The contraction provider the session's context admits (seed D8): the first candidate of its
+/// The contraction provider the session's context admits: the first candidate of its
 /// Contraction slot that may run here. An independent runtime (threaded OpenBLAS) is skipped inside
 /// outer fan-out; the Kokkos same-pool/sequential candidates run GEMM-sized steps as Kokkos kernels on
 /// the session's space. No admissible candidate: OpError(Unsupported) before anything runs.

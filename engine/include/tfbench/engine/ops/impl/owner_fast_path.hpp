@@ -2,9 +2,9 @@
 // The `_into` fast path of owners. An owner (Tensor) is compact and has a static element type, so
 // when every operand of an elementwise `_into` is an owner of one element type with arithmetic
 // kernels, validation reduces to shapes, reachable memory and whole-buffer aliasing, and the typed
-// kernel runs as one flat loop without building the erased reads (seed D7 keeps the erased boundary
-// for everything else). This is what a chain of small operations pays per call (docs/ops-tensor.md,
-// "The owners' fast path").
+// kernel runs as one flat loop without building the erased reads (everything else goes through the
+// erased boundary, ops/impl/erased.hpp). This is what a chain of small operations pays per call
+// (docs/ops-tensor.md, "The owners' fast path").
 
 #include <complex>
 #include <type_traits>

@@ -1,5 +1,5 @@
 #pragma once
-// The owned payload of a Device tensor (seed D2): raw bytes in DeviceMemorySpace, from a plain Kokkos
+// The owned payload of a Device tensor: raw bytes in DeviceMemorySpace, from a plain Kokkos
 // allocation (kokkos_malloc/kokkos_free), a pooled block, or a managed allocation with a custom
 // deleter. It never constructs or destroys elements: Device storage holds numeric element types only,
 // and every element is written (by a kernel or a copy) before a tensor is published.

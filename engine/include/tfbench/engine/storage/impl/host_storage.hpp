@@ -1,5 +1,5 @@
 #pragma once
-// The owned payload of a Host tensor (seed D2): a plain adopted std::vector<T>, a pooled block (numeric
+// The owned payload of a Host tensor: a plain adopted std::vector<T>, a pooled block (numeric
 // element types only, returned to its pool once), or a managed allocation with a custom deleter.
 // bool elements use a bool array, because std::vector<bool> has no contiguous elements.
 

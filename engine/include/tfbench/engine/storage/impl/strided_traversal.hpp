@@ -1,6 +1,6 @@
 #pragma once
 // Sequential traversal of a strided layout in column-major logical order: the container-copy boundary
-// of host clone, compaction and row-major import (seed D4). The odometer lives in an InlineVec, so
+// of host clone, compaction and row-major import. The odometer lives in an InlineVec, so
 // ranks up to kInlineRank do not allocate.
 
 #include <cstddef>
