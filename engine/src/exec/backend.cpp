@@ -1,4 +1,5 @@
-// CpuBackend and DeviceBackend: construction, native tokens and their visitors, admitted mutation.
+// CpuBackend and DeviceBackend: their shared handle (admitted mutation, reset), what each checks when it is
+// created, the native tokens and the one visitor that recovers them, and held sessions (CPU only).
 
 #include "tfbench/engine/exec/backend.hpp"
 
@@ -18,16 +19,27 @@
 namespace tfbench {
 
 namespace impl {
-struct BackendAccess {
-  static std::uint64_t next_id() {
-    static std::atomic<std::uint64_t> counter{0};
-    return ++counter;
-  }
-};
-
 namespace {
+std::uint64_t next_backend_id() {
+  static std::atomic<std::uint64_t> counter{0};
+  return ++counter;
+}
+
 BackendError backend_error(BackendErrorKind kind, std::string message) {
   return BackendError{kind, std::move(message)};
+}
+
+std::optional<BackendError> kokkos_missing(const char* backend) {
+  if (Kokkos::is_initialized()) return std::nullopt;
+  return backend_error(BackendErrorKind::NotInitialized,
+                       std::string(backend) + ": Kokkos is not initialized");
+}
+
+// create() for callers that treat a bad configuration as a bug.
+template <class Backend>
+Backend created_or_throw(Result<Backend, BackendError> made) {
+  if (!made) throw std::invalid_argument(made.error().message);
+  return std::move(made).value();
 }
 
 // The Kokkos Serial space keeps one process-global scratch that its reductions resize on first use.
@@ -50,39 +62,41 @@ template <class F>
 Result<void, SessionEntryError> admitted(BackendState* state, F&& f) {
   return run_session(state, [&](Session&) { f(*state); });
 }
+
+// reset() must get past the poison check of ordinary entry: it admits itself with the permit only.
+Result<void, SessionEntryError> reset_state(BackendState* state) {
+  if (thread_state().active) {
+    return unexpected(entry_error(SessionEntryErrorKind::Reentered, "reset: this thread holds a session"));
+  }
+  PermitNode node;
+  if (auto err = acquire_permit(*state, node)) return unexpected(std::move(*err));
+  state->plan_cache.clear();
+  state->host_pool->clear();
+  state->device_pool->clear();
+  {
+    std::lock_guard<std::mutex> lock(state->poison_mutex);
+    state->poison_reason.clear();
+  }
+  state->poisoned.store(false, std::memory_order_release);
+  Arbiter::instance().release(node);
+  return {};
+}
 }  // namespace
 }  // namespace impl
 
-// ---- native tokens: constructed only here, inside the backend classes (friends of the token).
+// ---- native tokens: only this file knows the markers, so only its visitors can recognize a token.
 
 namespace {
 const char cpu_marker = 0;     // identifies CPU tokens; its address is private to this file
 const char device_marker = 0;  // identifies device tokens
-}  // namespace
 
-struct CpuBackend::Internal {
-  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef*)> body) {
-    const impl::ScopedToken token(&cpu_marker, &services);
-    body(token.get());
-  }
-  struct HeldCpuRoot;
-  static std::unique_ptr<impl::HeldRoot> open_held(impl::BackendState* state, SessionEntryError& error);
-};
+// A backend's TokenScope: its marker's token, live for the scope of one session.
+template <const char* Marker>
+void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef*)> body) {
+  const impl::ScopedToken token(Marker, &services);
+  body(token.get());
+}
 
-struct CpuBackend::Internal::HeldCpuRoot final : impl::HeldRoot {
-  impl::ScopedToken token_;
-  HeldCpuRoot() : token_(&cpu_marker, &services) {}
-  NativeSessionRef* token() override { return token_.get(); }
-};
-
-struct DeviceBackend::Internal {
-  static void token_scope(impl::NativeServices& services, impl::FunctionRef<void(NativeSessionRef*)> body) {
-    const impl::ScopedToken token(&device_marker, &services);
-    body(token.get());
-  }
-};
-
-namespace {
 // Whether `token` may be read at all: a live slot of this thread's token ring (never a dead object).
 std::optional<NativeAccessError> unreadable(const NativeSessionRef* token) {
   if (!token) return NativeAccessError::NoToken;
@@ -96,41 +110,48 @@ std::optional<NativeAccessError> unreadable(const NativeSessionRef* token) {
   }
   return NativeAccessError::Expired;
 }
-}  // namespace
 
-// The visitors check liveness, the exact marker and the owning thread, then perform the one audited
-// cast.
-Result<CpuNative, NativeAccessError> CpuBackend::recover(NativeSessionRef* token) {
-  if (auto error = unreadable(token)) return unexpected(*error);
-  if (token->marker_ != &cpu_marker) return unexpected(NativeAccessError::ForeignBackend);
-  if (token->owner_ != std::this_thread::get_id()) return unexpected(NativeAccessError::WrongThread);
-  return CpuNative(token->native_);
-}
-
-Result<DeviceNative, NativeAccessError> DeviceBackend::recover(NativeSessionRef* token) {
-  if (auto error = unreadable(token)) return unexpected(*error);
-  if (token->marker_ != &device_marker) return unexpected(NativeAccessError::ForeignBackend);
-  if (token->owner_ != std::this_thread::get_id()) return unexpected(NativeAccessError::WrongThread);
-  return DeviceNative(token->native_);
-}
-
-namespace {
 const impl::NativeServices& services_of(void* p) {
   return *static_cast<const impl::NativeServices*>(p);
 }
 }  // namespace
 
-const ExecutionContext& CpuNative::context() const {
+namespace impl {
+struct NativeTokenAccess {
+  // The one visitor: it checks liveness, the exact marker and the owning thread, then performs the
+  // one audited cast.
+  template <class Native>
+  static Result<Native, NativeAccessError> recover(NativeSessionRef* token, const char* marker) {
+    if (auto error = unreadable(token)) return unexpected(*error);
+    if (token->marker_ != marker) return unexpected(NativeAccessError::ForeignBackend);
+    if (token->owner_ != std::this_thread::get_id()) return unexpected(NativeAccessError::WrongThread);
+    return Native(token->native_);
+  }
+};
+}  // namespace impl
+
+Result<CpuNative, NativeAccessError> CpuBackend::recover(NativeSessionRef* token) {
+  return impl::NativeTokenAccess::recover<CpuNative>(token, &cpu_marker);
+}
+
+Result<DeviceNative, NativeAccessError> DeviceBackend::recover(NativeSessionRef* token) {
+  return impl::NativeTokenAccess::recover<DeviceNative>(token, &device_marker);
+}
+
+namespace impl {
+const ExecutionContext& NativeView::context() const {
   return services_of(services_).core->context;
 }
-std::uint64_t CpuNative::backend_id() const {
+std::uint64_t NativeView::backend_id() const {
   return services_of(services_).backend->id;
 }
+Session& NativeView::session() const {
+  return *services_of(services_).session;
+}
+}  // namespace impl
+
 const CpuSet& CpuNative::cpus() const {
   return services_of(services_).backend->claim.cpus;
-}
-Session& CpuNative::session() const {
-  return *services_of(services_).session;
 }
 int CpuNative::openmp_pool_size() {
 #if defined(KOKKOS_ENABLE_OPENMP)
@@ -140,24 +161,88 @@ int CpuNative::openmp_pool_size() {
 #endif
 }
 
-const ExecutionContext& DeviceNative::context() const {
-  return services_of(services_).core->context;
+// ---- the shared handle
+
+namespace impl {
+namespace {
+// A backend's state from what create() decided (context, claim) and the settings both configs share.
+template <class Config>
+std::shared_ptr<BackendState> new_state(BackendState::Flavor flavor, const ExecutionContext& context,
+                                        const Claim& claim, const Config& config, TokenScope scope) {
+  auto state = std::make_shared<BackendState>();
+  state->flavor = flavor;
+  state->id = next_backend_id();
+  state->context = context;
+  state->claim = claim;
+  state->forks = context.space == ExecSpaceKind::OpenMP;
+  state->admission = config.admission;
+  state->default_policy = config.batch_policy;
+  state->providers = default_provider_set(context.space);
+  state->plan_cache.configure(config.plan_cache_capacity);
+  state->host_pool = HostPool::create(config.pool);
+  state->device_pool = DevicePool::create(config.pool);
+  state->token_scope = scope;
+  warm_serial_scratch();
+  return state;
 }
-std::uint64_t DeviceNative::backend_id() const {
-  return services_of(services_).backend->id;
+}  // namespace
+
+BackendHandle::BackendHandle(std::shared_ptr<BackendState> state) : state_(std::move(state)) {}
+BackendHandle::BackendHandle(BackendHandle&&) noexcept = default;
+BackendHandle& BackendHandle::operator=(BackendHandle&&) noexcept = default;
+BackendHandle::~BackendHandle() = default;
+
+const ExecutionContext& BackendHandle::context() const {
+  return state_->context;
 }
-Session& DeviceNative::session() const {
-  return *services_of(services_).session;
+std::uint64_t BackendHandle::id() const {
+  return state_->id;
 }
+Admission BackendHandle::admission() const {
+  return state_->admission;
+}
+const BatchPolicy& BackendHandle::batch_policy() const {
+  return state_->default_policy;
+}
+Result<void, SessionEntryError> BackendHandle::set_batch_policy(const BatchPolicy& policy) {
+  return admitted(state_.get(), [&](BackendState& s) { s.default_policy = policy; });
+}
+Result<void, SessionEntryError> BackendHandle::set_providers(ProviderSlot slot,
+                                                             std::vector<const ProviderDecl*> candidates) {
+  return admitted(state_.get(), [&](BackendState& s) { s.providers.set(slot, std::move(candidates)); });
+}
+std::uint64_t BackendHandle::provider_generation() const {
+  return state_->providers.generation();
+}
+PlanCache& BackendHandle::plan_cache() {
+  return state_->plan_cache;
+}
+const std::shared_ptr<HostPool>& BackendHandle::host_pool() const {
+  return state_->host_pool;
+}
+const std::shared_ptr<DevicePool>& BackendHandle::device_pool() const {
+  return state_->device_pool;
+}
+LeaseStats BackendHandle::lease_stats() const {
+  return state_->lease_counters->snapshot();
+}
+bool BackendHandle::poisoned() const {
+  return state_->poisoned.load(std::memory_order_acquire);
+}
+std::string BackendHandle::poison_reason() const {
+  return state_->reason();
+}
+Result<void, SessionEntryError> BackendHandle::reset() {
+  return reset_state(state_.get());
+}
+
+}  // namespace impl
 
 // ---- CpuBackend
 
 Result<CpuBackend, BackendError> CpuBackend::create(const CpuBackendConfig& config) {
   using impl::backend_error;
-  if (!Kokkos::is_initialized()) {
-    return unexpected(
-        backend_error(BackendErrorKind::NotInitialized, "CpuBackend: Kokkos is not initialized"));
-  }
+  if (auto missing = impl::kokkos_missing("CpuBackend")) return unexpected(std::move(*missing));
   if (config.space != ExecSpaceKind::Serial && config.space != ExecSpaceKind::OpenMP) {
     return unexpected(backend_error(BackendErrorKind::InvalidConfig,
                                     std::string("CpuBackend: space '") + name(config.space) +
@@ -190,57 +275,51 @@ Result<CpuBackend, BackendError> CpuBackend::create(const CpuBackendConfig& conf
         backend_error(BackendErrorKind::InvalidConfig, "CpuBackend: plan cache capacity too large"));
   }
 
-  auto state = std::make_shared<impl::BackendState>();
-  state->flavor = impl::BackendState::Flavor::Cpu;
-  state->id = impl::BackendAccess::next_id();
-  state->context.threads = threads;
-  state->context.memory = MemoryKind::Host;
-  state->context.space = config.space;
+  ExecutionContext context;
+  context.threads = threads;
+  context.memory = MemoryKind::Host;
+  context.space = config.space;
 #if defined(KOKKOS_ENABLE_SERIAL)
-  if (threads == 1) state->context.space = ExecSpaceKind::Serial;  // no OpenMP region for one thread
+  if (threads == 1) context.space = ExecSpaceKind::Serial;  // no OpenMP region for one thread
 #endif
-  state->forks = state->context.space == ExecSpaceKind::OpenMP;
-  state->claim.cpus = config.cpus ? *config.cpus : CpuSet::allowed();
-  state->claim.openmp_pool = state->forks;
-  state->admission = config.admission;
-  state->default_policy = config.batch_policy;
-  state->providers = default_provider_set(state->context.space);
-  state->plan_cache.configure(config.plan_cache_capacity);
-  state->host_pool = HostPool::create(config.pool);
-  state->device_pool = DevicePool::create(config.pool);
-  state->token_scope = &Internal::token_scope;
-  impl::warm_serial_scratch();
-  return CpuBackend(std::move(state));
+  impl::Claim claim;
+  claim.cpus = config.cpus ? *config.cpus : CpuSet::allowed();
+  claim.openmp_pool = context.space == ExecSpaceKind::OpenMP;
+  return CpuBackend(
+      impl::new_state(impl::BackendState::Flavor::Cpu, context, claim, config, &token_scope<&cpu_marker>));
 }
 
 CpuBackend CpuBackend::serial() {
-  auto made = create(CpuBackendConfig{});
-  if (!made) throw std::invalid_argument(made.error().message);
-  return std::move(made).value();
+  return impl::created_or_throw(create(CpuBackendConfig{}));
 }
 
 CpuBackend CpuBackend::openmp(int threads) {
   CpuBackendConfig config;
   config.space = ExecSpaceKind::OpenMP;
   config.threads = threads;
-  auto made = create(config);
-  if (!made) throw std::invalid_argument(made.error().message);
-  return std::move(made).value();
+  return impl::created_or_throw(create(config));
 }
 
-CpuBackend::CpuBackend(std::shared_ptr<impl::BackendState> state) : state_(std::move(state)) {}
-CpuBackend::CpuBackend(CpuBackend&&) noexcept = default;
-CpuBackend& CpuBackend::operator=(CpuBackend&&) noexcept = default;
-CpuBackend::~CpuBackend() = default;
+const CpuSet& CpuBackend::cpus() const {
+  return state_->claim.cpus;
+}
 
 HeldSession CpuBackend::hold() {
   return HeldSession(state_);
 }
 
+// ---- held sessions (CPU backends only)
+
+namespace {
+struct HeldCpuRoot final : impl::HeldRoot {
+  impl::ScopedToken token_;
+  HeldCpuRoot() : token_(&cpu_marker, &services) {}
+  NativeSessionRef* token() override { return token_.get(); }
+};
+
 // Same admission as with_session, but the permit and the root session outlive this call: the root
 // becomes this thread's active session until the HeldSession is destroyed.
-std::unique_ptr<impl::HeldRoot> CpuBackend::Internal::open_held(impl::BackendState* state,
-                                                                SessionEntryError& error) {
+std::unique_ptr<impl::HeldRoot> open_held(impl::BackendState* state, SessionEntryError& error) {
   if (!state) {
     error = impl::entry_error(SessionEntryErrorKind::Executor, "hold: moved-from backend");
     return nullptr;
@@ -269,9 +348,10 @@ std::unique_ptr<impl::HeldRoot> CpuBackend::Internal::open_held(impl::BackendSta
   impl::thread_state().active = &root->core;
   return root;
 }
+}  // namespace
 
 HeldSession::HeldSession(std::shared_ptr<impl::BackendState> state) : state_(std::move(state)) {
-  root_ = CpuBackend::Internal::open_held(state_.get(), error_);
+  root_ = open_held(state_.get(), error_);
 }
 
 HeldSession::~HeldSession() {
@@ -334,86 +414,11 @@ std::size_t held_lanes(const HeldRoot& root) {
 
 }  // namespace impl
 
-const ExecutionContext& CpuBackend::context() const {
-  return state_->context;
-}
-std::uint64_t CpuBackend::id() const {
-  return state_->id;
-}
-const CpuSet& CpuBackend::cpus() const {
-  return state_->claim.cpus;
-}
-Admission CpuBackend::admission() const {
-  return state_->admission;
-}
-const BatchPolicy& CpuBackend::batch_policy() const {
-  return state_->default_policy;
-}
-Result<void, SessionEntryError> CpuBackend::set_batch_policy(const BatchPolicy& policy) {
-  return impl::admitted(state_.get(), [&](impl::BackendState& s) { s.default_policy = policy; });
-}
-Result<void, SessionEntryError> CpuBackend::set_providers(ProviderSlot slot,
-                                                          std::vector<const ProviderDecl*> candidates) {
-  return impl::admitted(state_.get(),
-                        [&](impl::BackendState& s) { s.providers.set(slot, std::move(candidates)); });
-}
-std::uint64_t CpuBackend::provider_generation() const {
-  return state_->providers.generation();
-}
-PlanCache& CpuBackend::plan_cache() {
-  return state_->plan_cache;
-}
-const std::shared_ptr<HostPool>& CpuBackend::host_pool() const {
-  return state_->host_pool;
-}
-const std::shared_ptr<DevicePool>& CpuBackend::device_pool() const {
-  return state_->device_pool;
-}
-LeaseStats CpuBackend::lease_stats() const {
-  return state_->lease_counters->snapshot();
-}
-bool CpuBackend::poisoned() const {
-  return state_->poisoned.load(std::memory_order_acquire);
-}
-std::string CpuBackend::poison_reason() const {
-  return state_->reason();
-}
-
-namespace impl {
-namespace {
-// reset() must get past the poison check of ordinary entry: it admits itself with the permit only.
-Result<void, SessionEntryError> reset_state(BackendState* state) {
-  if (thread_state().active) {
-    return unexpected(entry_error(SessionEntryErrorKind::Reentered, "reset: this thread holds a session"));
-  }
-  PermitNode node;
-  if (auto err = acquire_permit(*state, node)) return unexpected(std::move(*err));
-  state->plan_cache.clear();
-  state->host_pool->clear();
-  state->device_pool->clear();
-  {
-    std::lock_guard<std::mutex> lock(state->poison_mutex);
-    state->poison_reason.clear();
-  }
-  state->poisoned.store(false, std::memory_order_release);
-  Arbiter::instance().release(node);
-  return {};
-}
-}  // namespace
-}  // namespace impl
-
-Result<void, SessionEntryError> CpuBackend::reset() {
-  return impl::reset_state(state_.get());
-}
-
 // ---- DeviceBackend
 
 Result<DeviceBackend, BackendError> DeviceBackend::create(const DeviceBackendConfig& config) {
   using impl::backend_error;
-  if (!Kokkos::is_initialized()) {
-    return unexpected(
-        backend_error(BackendErrorKind::NotInitialized, "DeviceBackend: Kokkos is not initialized"));
-  }
+  if (auto missing = impl::kokkos_missing("DeviceBackend")) return unexpected(std::move(*missing));
   const ExecSpaceKind space = default_device_space();
   if (is_host_space(space) && config.device != 0) {
     return unexpected(backend_error(
@@ -424,79 +429,24 @@ Result<DeviceBackend, BackendError> DeviceBackend::create(const DeviceBackendCon
     return unexpected(
         backend_error(BackendErrorKind::InvalidConfig, "DeviceBackend: negative device ordinal"));
   }
-  auto state = std::make_shared<impl::BackendState>();
-  state->flavor = impl::BackendState::Flavor::Device;
-  state->id = impl::BackendAccess::next_id();
-  state->context.space = space;
-  state->context.threads = is_host_space(space) ? concurrency(space) : 1;
-  state->context.memory = MemoryKind::Device;
-  state->context.device = config.device;
-  state->forks = space == ExecSpaceKind::OpenMP;
+  ExecutionContext context;
+  context.space = space;
+  context.threads = is_host_space(space) ? concurrency(space) : 1;
+  context.memory = MemoryKind::Device;
+  context.device = config.device;
+  impl::Claim claim;
   if (is_host_space(space)) {
-    state->claim.cpus = CpuSet::allowed();
-    state->claim.openmp_pool = state->forks;
+    claim.cpus = CpuSet::allowed();
+    claim.openmp_pool = space == ExecSpaceKind::OpenMP;
   } else {
-    state->claim.device = config.device;
+    claim.device = config.device;
   }
-  state->admission = config.admission;
-  state->default_policy = config.batch_policy;
-  state->providers = default_provider_set(space);
-  state->plan_cache.configure(config.plan_cache_capacity);
-  state->host_pool = HostPool::create(config.pool);
-  state->device_pool = DevicePool::create(config.pool);
-  state->token_scope = &Internal::token_scope;
-  impl::warm_serial_scratch();
-  return DeviceBackend(std::move(state));
+  return DeviceBackend(impl::new_state(impl::BackendState::Flavor::Device, context, claim, config,
+                                       &token_scope<&device_marker>));
 }
 
 DeviceBackend DeviceBackend::make() {
-  auto made = create(DeviceBackendConfig{});
-  if (!made) throw std::invalid_argument(made.error().message);
-  return std::move(made).value();
-}
-
-DeviceBackend::DeviceBackend(std::shared_ptr<impl::BackendState> state) : state_(std::move(state)) {}
-DeviceBackend::DeviceBackend(DeviceBackend&&) noexcept = default;
-DeviceBackend& DeviceBackend::operator=(DeviceBackend&&) noexcept = default;
-DeviceBackend::~DeviceBackend() = default;
-
-const ExecutionContext& DeviceBackend::context() const {
-  return state_->context;
-}
-std::uint64_t DeviceBackend::id() const {
-  return state_->id;
-}
-const BatchPolicy& DeviceBackend::batch_policy() const {
-  return state_->default_policy;
-}
-Result<void, SessionEntryError> DeviceBackend::set_batch_policy(const BatchPolicy& policy) {
-  return impl::admitted(state_.get(), [&](impl::BackendState& s) { s.default_policy = policy; });
-}
-Result<void, SessionEntryError> DeviceBackend::set_providers(ProviderSlot slot,
-                                                             std::vector<const ProviderDecl*> candidates) {
-  return impl::admitted(state_.get(),
-                        [&](impl::BackendState& s) { s.providers.set(slot, std::move(candidates)); });
-}
-std::uint64_t DeviceBackend::provider_generation() const {
-  return state_->providers.generation();
-}
-PlanCache& DeviceBackend::plan_cache() {
-  return state_->plan_cache;
-}
-const std::shared_ptr<HostPool>& DeviceBackend::host_pool() const {
-  return state_->host_pool;
-}
-const std::shared_ptr<DevicePool>& DeviceBackend::device_pool() const {
-  return state_->device_pool;
-}
-LeaseStats DeviceBackend::lease_stats() const {
-  return state_->lease_counters->snapshot();
-}
-bool DeviceBackend::poisoned() const {
-  return state_->poisoned.load(std::memory_order_acquire);
-}
-Result<void, SessionEntryError> DeviceBackend::reset() {
-  return impl::reset_state(state_.get());
+  return impl::created_or_throw(create(DeviceBackendConfig{}));
 }
 
 }  // namespace tfbench

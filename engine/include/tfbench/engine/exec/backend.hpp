@@ -1,7 +1,10 @@
 #pragma once
-// Backends (seed §2, D6, D7): a CpuBackend over a Kokkos host space and a DeviceBackend over
-// Kokkos::DefaultExecutionSpace. A backend owns its execution policy, providers, pools and plan cache;
-// with_session(f) admits the caller and runs f(Session&):
+// Backends: a CpuBackend over a Kokkos host space and a DeviceBackend over
+// Kokkos::DefaultExecutionSpace, two thin types over one implementation (impl::BackendHandle) that
+// differ in how they are created, in the native services their tokens recover, and in that only a CPU
+// backend holds sessions for phases. A backend owns its execution policy, providers, pools and plan
+// cache, and work runs on it only inside a session it admitted; with_session(f) admits the caller and
+// runs f(Session&):
 //
 //   auto r = backend.with_session([&](tfbench::Session& s) { return op(s); });
 //   // r: Result<decltype(op(s)), SessionEntryError>; op's own Result is returned as is.
@@ -89,66 +92,60 @@ enum class NativeAccessError {
 };
 const char* name(NativeAccessError error);
 
-/// The CPU backend's native services, recovered from a CPU token by with_cpu_native().
-class CpuNative {
+namespace impl {
+struct NativeTokenAccess;
+
+/// What every backend's native services offer; only a backend's recover() makes one.
+class NativeView {
  public:
   const ExecutionContext& context() const;
   std::uint64_t backend_id() const;
-  const CpuSet& cpus() const;
   /// The concrete backend session the token came from (not a wrapper around it).
   Session& session() const;
+
+ protected:
+  explicit NativeView(void* services) : services_(services) {}
+  void* services_;
+};
+}  // namespace impl
+
+/// The CPU backend's native services, recovered from a CPU token by with_cpu_native().
+class CpuNative : public impl::NativeView {
+ public:
+  const CpuSet& cpus() const;
   /// OpenMP pool size of this process (0 without OpenMP).
   static int openmp_pool_size();
 
  private:
-  friend class CpuBackend;
-  explicit CpuNative(void* services) : services_(services) {}
-  void* services_;
+  friend struct impl::NativeTokenAccess;
+  using NativeView::NativeView;
 };
 
 /// The device backend's native services, recovered by with_device_native().
-class DeviceNative {
+class DeviceNative : public impl::NativeView {
  public:
-  const ExecutionContext& context() const;
-  std::uint64_t backend_id() const;
-  Session& session() const;
   Kokkos::DefaultExecutionSpace space() const { return Kokkos::DefaultExecutionSpace(); }
 
  private:
-  friend class DeviceBackend;
-  explicit DeviceNative(void* services) : services_(services) {}
-  void* services_;
+  friend struct impl::NativeTokenAccess;
+  using NativeView::NativeView;
 };
 
 namespace impl {
-struct BackendAccess;
-}
 
-class CpuBackend {
+/// The members CpuBackend and DeviceBackend share: a move-only handle to one backend's state.
+class BackendHandle {
  public:
-  static Result<CpuBackend, BackendError> create(const CpuBackendConfig& config = {});
-  /// create() for code that treats a bad configuration as a bug: throws std::invalid_argument.
-  static CpuBackend serial();
-  static CpuBackend openmp(int threads = 0);
-
-  CpuBackend(CpuBackend&&) noexcept;
-  CpuBackend& operator=(CpuBackend&&) noexcept;
-  ~CpuBackend();
-
   /// Admits the caller and runs f(Session&). Errors are typed and reported before f runs; f's own
   /// result (even a Result) is returned as the value.
   template <class F>
-  Result<impl::SessionResult<F>, SessionEntryError> with_session(F&& f) {
-    return impl::enter_with(state_.get(), std::forward<F>(f));
+  Result<SessionResult<F>, SessionEntryError> with_session(F&& f) {
+    return enter_with(state_.get(), std::forward<F>(f));
   }
-
-  /// Holds a session on this thread until the HeldSession is destroyed (phases need one).
-  HeldSession hold();
 
   /// The context sessions of this backend start with.
   const ExecutionContext& context() const;
   std::uint64_t id() const;
-  const CpuSet& cpus() const;
   Admission admission() const;
   const BatchPolicy& batch_policy() const;
   /// Changes the backend default / a provider slot. Admitted like a session (waits for sessions on
@@ -169,84 +166,76 @@ class CpuBackend {
   /// like a session.
   Result<void, SessionEntryError> reset();
 
+ protected:
+  explicit BackendHandle(std::shared_ptr<BackendState> state);
+  BackendHandle(BackendHandle&&) noexcept;
+  BackendHandle& operator=(BackendHandle&&) noexcept;
+  ~BackendHandle();
+
+  std::shared_ptr<BackendState> state_;
+};
+
+}  // namespace impl
+
+class CpuBackend : public impl::BackendHandle {
+ public:
+  static Result<CpuBackend, BackendError> create(const CpuBackendConfig& config = {});
+  /// create() for code that treats a bad configuration as a bug: throws std::invalid_argument.
+  static CpuBackend serial();
+  static CpuBackend openmp(int threads = 0);
+
+  /// Holds a session on this thread until the HeldSession is destroyed (phases need one).
+  HeldSession hold();
+  const CpuSet& cpus() const;
+
   /// The services behind a CPU token; typed error for none, another leaf's token, or another thread.
   static Result<CpuNative, NativeAccessError> recover(NativeSessionRef* token);
 
  private:
-  struct Internal;
-  friend struct Internal;
-  friend struct impl::BackendAccess;
-  friend class HeldSession;
-  explicit CpuBackend(std::shared_ptr<impl::BackendState> state);
-  std::shared_ptr<impl::BackendState> state_;
+  using BackendHandle::BackendHandle;
 };
 
-class DeviceBackend {
+class DeviceBackend : public impl::BackendHandle {
  public:
   static Result<DeviceBackend, BackendError> create(const DeviceBackendConfig& config = {});
+  /// create() that throws std::invalid_argument on a bad configuration.
   static DeviceBackend make();
-
-  DeviceBackend(DeviceBackend&&) noexcept;
-  DeviceBackend& operator=(DeviceBackend&&) noexcept;
-  ~DeviceBackend();
-
-  template <class F>
-  Result<impl::SessionResult<F>, SessionEntryError> with_session(F&& f) {
-    return impl::enter_with(state_.get(), std::forward<F>(f));
-  }
-
-  const ExecutionContext& context() const;
-  std::uint64_t id() const;
-  const BatchPolicy& batch_policy() const;
-  Result<void, SessionEntryError> set_batch_policy(const BatchPolicy& policy);
-  Result<void, SessionEntryError> set_providers(ProviderSlot slot,
-                                                std::vector<const ProviderDecl*> candidates);
-  std::uint64_t provider_generation() const;
-  PlanCache& plan_cache();
-  const std::shared_ptr<HostPool>& host_pool() const;
-  const std::shared_ptr<DevicePool>& device_pool() const;
-  LeaseStats lease_stats() const;
-  bool poisoned() const;
-  Result<void, SessionEntryError> reset();
 
   static Result<DeviceNative, NativeAccessError> recover(NativeSessionRef* token);
 
  private:
-  struct Internal;
-  friend struct Internal;
-  friend struct impl::BackendAccess;
-  explicit DeviceBackend(std::shared_ptr<impl::BackendState> state);
-  std::shared_ptr<impl::BackendState> state_;
+  using BackendHandle::BackendHandle;
 };
+
+namespace impl {
+/// Runs f(Native&) on the services Backend::recover finds behind `session`'s token.
+template <class Backend, class F>
+auto with_native(Session& session, F&& f) {
+  using Native = typename decltype(Backend::recover(nullptr))::value_type;
+  using R = std::decay_t<std::invoke_result_t<F&, Native&>>;
+  auto native = Backend::recover(session.native_session());
+  if (!native) return Result<R, NativeAccessError>(unexpected(native.error()));
+  if constexpr (std::is_void<R>::value) {
+    f(*native);
+    return Result<R, NativeAccessError>();
+  } else {
+    return Result<R, NativeAccessError>(f(*native));
+  }
+}
+}  // namespace impl
 
 /// Runs f(CpuNative&) if `session` carries a CPU backend token (its own, or one a wrapper forwards).
 template <class F>
 auto with_cpu_native(Session& session, F&& f)
     -> Result<std::decay_t<std::invoke_result_t<F&, CpuNative&>>, NativeAccessError> {
-  using R = std::decay_t<std::invoke_result_t<F&, CpuNative&>>;
-  auto native = CpuBackend::recover(session.native_session());
-  if (!native) return unexpected(native.error());
-  if constexpr (std::is_void<R>::value) {
-    f(*native);
-    return {};
-  } else {
-    return Result<R, NativeAccessError>(f(*native));
-  }
+  return impl::with_native<CpuBackend>(session, std::forward<F>(f));
 }
 
 /// Runs f(DeviceNative&) if `session` carries a device backend token.
 template <class F>
 auto with_device_native(Session& session, F&& f)
     -> Result<std::decay_t<std::invoke_result_t<F&, DeviceNative&>>, NativeAccessError> {
-  using R = std::decay_t<std::invoke_result_t<F&, DeviceNative&>>;
-  auto native = DeviceBackend::recover(session.native_session());
-  if (!native) return unexpected(native.error());
-  if constexpr (std::is_void<R>::value) {
-    f(*native);
-    return {};
-  } else {
-    return Result<R, NativeAccessError>(f(*native));
-  }
+  return impl::with_native<DeviceBackend>(session, std::forward<F>(f));
 }
 
 }  // namespace tfbench
