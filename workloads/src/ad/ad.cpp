@@ -1,13 +1,14 @@
 #include "ad/ad.hpp"
 
 #include "ad/ad_peers.hpp"
+#include "common/variant_table.hpp"
 
 namespace tfbench::workloads {
 namespace {
 
 using namespace autodiff;
 
-class Ad final : public Family {
+class Ad final : public TableFamily {
  public:
   std::string_view name() const override { return "ad"; }
   std::string_view description() const override {
@@ -15,21 +16,13 @@ class Ad final : public Family {
            "solve A^-1 B under a weighted sum; the engine's tape vs gradients written by hand with BLAS";
   }
   std::vector<ParamSpec> parameters() const override { return ad_params(); }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
     const AdCase c = read(params);
-    std::vector<VariantInfo> out = {{"engine:tape", VariantKind::Engine, "tfbench", "", std::nullopt}};
+    VariantTable t = {engine_row("engine:tape", [c, &ctx] { return make_engine_ad(c, ctx, false); })};
     if (c.pass == "forward")
-      out.push_back({"engine:no_grad", VariantKind::Engine, "tfbench", "", std::nullopt});
-    out.push_back({"peer:blas", VariantKind::Peer, "openblas", "", std::nullopt});
-    return out;
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
-    const AdCase c = read(params);
-    if (variant == "peer:blas") return make_blas_ad(c, ctx);
-    if (variant == "engine:tape") return make_engine_ad(c, ctx, false);
-    if (variant == "engine:no_grad" && c.pass == "forward") return make_engine_ad(c, ctx, true);
-    throw WorkloadError("ad has no variant '" + variant + "'");
+      t.push_back(engine_row("engine:no_grad", [c, &ctx] { return make_engine_ad(c, ctx, true); }));
+    t.push_back(peer_row("peer:blas", "openblas", [c, &ctx] { return make_blas_ad(c, ctx); }));
+    return t;
   }
 
  private:

@@ -2,6 +2,7 @@
 
 #include "common/check.hpp"
 #include "common/random.hpp"
+#include "common/variant_table.hpp"
 
 #include <omp.h>
 #include <Kokkos_Core.hpp>
@@ -195,8 +196,16 @@ class CudaTriad final : public Instance {
 };
 #endif
 
+std::unique_ptr<Instance> make_kokkos_triad(std::int64_t n, const RunContext& ctx) {
+  return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
+    return std::make_unique<KokkosTriad<decltype(space)>>(n, ctx.threads, ctx.seed);
+  });
+}
+
+#if defined(KOKKOS_ENABLE_CUDA)
+// peer:cuda, a variant of CUDA builds only: its kernel exists where nvcc compiled this file.
 std::optional<std::string> cuda_triad_unavailable(const RunContext& ctx) {
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
+#if defined(__CUDACC__)
   if (is_host_space(ctx.space)) return std::string("a CUDA kernel; this case runs on ") + name(ctx.space);
   return std::nullopt;
 #else
@@ -205,7 +214,18 @@ std::optional<std::string> cuda_triad_unavailable(const RunContext& ctx) {
 #endif
 }
 
-class BandwidthControl final : public Family {
+std::unique_ptr<Instance> make_cuda_triad(std::int64_t n, const RunContext& ctx) {
+#if defined(__CUDACC__)
+  if (!cuda_triad_unavailable(ctx)) return std::make_unique<CudaTriad>(n, ctx.threads, ctx.seed);
+#else
+  (void)n;
+  (void)ctx;
+#endif
+  throw WorkloadError("bandwidth_control has no variant 'peer:cuda'");
+}
+#endif
+
+class BandwidthControl final : public TableFamily {
  public:
   std::string_view name() const override { return "bandwidth_control"; }
   std::string_view description() const override {
@@ -220,31 +240,21 @@ class BandwidthControl final : public Family {
     elements.max = static_cast<double>(std::int64_t{1} << 31);
     return {elements};
   }
-  std::vector<VariantInfo> variants(const Params&, const RunContext& ctx) const override {
-    std::vector<VariantInfo> out = {{"kokkos", VariantKind::Control, "kokkos", "", std::nullopt},
-                                    {"peer:openmp", VariantKind::Peer, "openmp", "", std::nullopt}};
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
+    // `elements` is read when a variant is built: listing the variants reads no parameter.
+    VariantTable t = {
+        control_row("kokkos", "kokkos",
+                    [params, &ctx] { return make_kokkos_triad(params.get_int("elements"), ctx); }),
+        peer_row("peer:openmp", "openmp", [params, &ctx] {
+          return std::make_unique<OpenMPTriad>(params.get_int("elements"), ctx.threads, ctx.seed);
+        })};
     // The CUDA kernel is a variant of CUDA builds only: host builds' rows stay as they were.
 #if defined(KOKKOS_ENABLE_CUDA)
-    out.push_back({"peer:cuda", VariantKind::Peer, "cuda", "", cuda_triad_unavailable(ctx)});
-#else
-    (void)ctx;
+    t.push_back(peer_row(
+        "peer:cuda", "cuda", [params, &ctx] { return make_cuda_triad(params.get_int("elements"), ctx); },
+        [&ctx] { return cuda_triad_unavailable(ctx); }));
 #endif
-    return out;
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
-    const std::int64_t n = params.get_int("elements");
-    if (variant == "kokkos") {
-      return dispatch_exec_space(ctx.space, [&](auto space) -> std::unique_ptr<Instance> {
-        return std::make_unique<KokkosTriad<decltype(space)>>(n, ctx.threads, ctx.seed);
-      });
-    }
-    if (variant == "peer:openmp") return std::make_unique<OpenMPTriad>(n, ctx.threads, ctx.seed);
-#if defined(KOKKOS_ENABLE_CUDA) && defined(__CUDACC__)
-    if (variant == "peer:cuda" && !cuda_triad_unavailable(ctx))
-      return std::make_unique<CudaTriad>(n, ctx.threads, ctx.seed);
-#endif
-    throw WorkloadError("bandwidth_control has no variant '" + variant + "'");
+    return t;
   }
 };
 

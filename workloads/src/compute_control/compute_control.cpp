@@ -15,6 +15,7 @@
 
 #include "common/engine_backend.hpp"
 #include "common/operand_placement.hpp"
+#include "common/variant_table.hpp"
 
 #include <algorithm>
 #include <chrono>
@@ -207,7 +208,7 @@ class NumpyGemm final : public Instance {
   double last_ = 0.0;
 };
 
-class ComputeControl final : public Family {
+class ComputeControl final : public TableFamily {
  public:
   std::string_view name() const override { return "compute_control"; }
   std::string_view description() const override {
@@ -215,39 +216,38 @@ class ComputeControl final : public Family {
            "cblas_?gemm and NumPy; OpenBLAS gives the compute ceiling (GFLOP/s)";
   }
   std::vector<ParamSpec> parameters() const override { return gemm_params(); }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
-    (void)gemm_shape(ParamReader(std::string(name()), parameters(), params));
-    return {{"engine:gemm", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"control:kokkosblas", VariantKind::Control, "kokkoskernels", "", std::nullopt},
-            {"peer:openblas", VariantKind::Peer, "openblas", "", std::nullopt},
-            {"peer:numpy", VariantKind::Peer, "numpy", "", NumpyRunner::get().unavailable()}};
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
     const GemmShape s = gemm_shape(ParamReader(std::string(name()), parameters(), params));
-    if (s.element_size == 8) return make<double>(s, variant, ctx);
-    return make<float>(s, variant, ctx);
+    return s.element_size == 8 ? typed_table<double>(s, ctx) : typed_table<float>(s, ctx);
   }
 
  private:
   template <class T>
-  std::unique_ptr<Instance> make(const GemmShape& s, const std::string& variant,
-                                 const RunContext& ctx) const {
-    if (variant == "engine:gemm") {
-      if (on_device(ctx)) return std::make_unique<EngineGemm<T, DevicePlacement<T>>>(s, ctx);
-      return std::make_unique<EngineGemm<T, HostPlacement<T>>>(s, ctx);
-    }
-    if (variant == "peer:openblas") return std::make_unique<OpenBlasGemm<T>>(s, ctx);
-    if (variant == "control:kokkosblas") {
-      return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
-        return std::make_unique<KokkosBlasGemm<T, decltype(space)>>(s, ctx);
-      });
-    }
-    if (variant == "peer:numpy") {
-      if (auto why = NumpyRunner::get().unavailable()) throw WorkloadError(*why);
-      return std::make_unique<NumpyGemm<T>>(s, ctx);
-    }
-    throw WorkloadError("compute_control has no variant '" + variant + "'");
+  static VariantTable typed_table(const GemmShape& s, const RunContext& ctx) {
+    return {
+        engine_row("engine:gemm", [s, &ctx] { return make_engine<T>(s, ctx); }),
+        control_row("control:kokkosblas", "kokkoskernels", [s, &ctx] { return make_kokkos_blas<T>(s, ctx); }),
+        peer_row("peer:openblas", "openblas",
+                 [s, &ctx] { return std::make_unique<OpenBlasGemm<T>>(s, ctx); }),
+        peer_row(
+            "peer:numpy", "numpy", [s, &ctx] { return make_numpy<T>(s, ctx); },
+            [] { return NumpyRunner::get().unavailable(); })};
+  }
+  template <class T>
+  static std::unique_ptr<Instance> make_engine(const GemmShape& s, const RunContext& ctx) {
+    if (on_device(ctx)) return std::make_unique<EngineGemm<T, DevicePlacement<T>>>(s, ctx);
+    return std::make_unique<EngineGemm<T, HostPlacement<T>>>(s, ctx);
+  }
+  template <class T>
+  static std::unique_ptr<Instance> make_kokkos_blas(const GemmShape& s, const RunContext& ctx) {
+    return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
+      return std::make_unique<KokkosBlasGemm<T, decltype(space)>>(s, ctx);
+    });
+  }
+  template <class T>
+  static std::unique_ptr<Instance> make_numpy(const GemmShape& s, const RunContext& ctx) {
+    if (auto why = NumpyRunner::get().unavailable()) throw WorkloadError(*why);
+    return std::make_unique<NumpyGemm<T>>(s, ctx);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "contraction_replay/contraction_replay.hpp"
 
 #include "common/param_specs.hpp"
+#include "common/variant_table.hpp"
 #include "contraction_replay/replay_peers.hpp"
 
 namespace tfbench::workloads {
@@ -8,7 +9,7 @@ namespace {
 
 using namespace contraction_replay;
 
-class ContractionReplay final : public Family {
+class ContractionReplay final : public TableFamily {
  public:
   std::string_view name() const override { return "contraction_replay"; }
   std::string_view description() const override {
@@ -26,19 +27,13 @@ class ContractionReplay final : public Family {
             int_param("calls", "contractions per iteration", 16, 1, 1e6),
             int_param("mixed_keys", "keys a mixed stream cycles through", 4, 1, 64)};
   }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
-    (void)read(params);
-    return {{"engine:eager", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"engine:cached", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"engine:prepared", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"peer:permute_gemm", VariantKind::Peer, "openblas", "", std::nullopt}};
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
-    const StreamSpec spec = read(params);
-    if (variant == "peer:permute_gemm") return make_permute_gemm(spec, ctx);
-    if (variant.rfind("engine:", 0) == 0) return make_engine_replay(spec, ctx, variant);
-    throw WorkloadError("contraction_replay has no variant '" + variant + "'");
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
+    const StreamSpec c = read(params);
+    return {
+        engine_row("engine:eager", [c, &ctx] { return make_engine_replay(c, ctx, ReplayMode::Eager); }),
+        engine_row("engine:cached", [c, &ctx] { return make_engine_replay(c, ctx, ReplayMode::Cached); }),
+        engine_row("engine:prepared", [c, &ctx] { return make_engine_replay(c, ctx, ReplayMode::Prepared); }),
+        peer_row("peer:permute_gemm", "openblas", [c, &ctx] { return make_permute_gemm(c, ctx); })};
   }
 
  private:

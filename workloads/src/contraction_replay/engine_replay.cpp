@@ -39,7 +39,7 @@ Layout compact(const OperandKey& op) {
 
 class EngineReplay final : public ReplayBase {
  public:
-  enum class Mode { Eager, Cached, Prepared };
+  using Mode = ReplayMode;
 
   EngineReplay(const StreamSpec& spec, const RunContext& ctx, Mode mode)
       : ReplayBase(spec, ctx), mode_(mode), backend_(make_backend(ctx)) {
@@ -169,14 +169,8 @@ class EngineReplay final : public ReplayBase {
 
 }  // namespace
 
-std::unique_ptr<Instance> make_engine_replay(const StreamSpec& spec, const RunContext& ctx,
-                                             const std::string& variant) {
-  if (variant == "engine:eager") return std::make_unique<EngineReplay>(spec, ctx, EngineReplay::Mode::Eager);
-  if (variant == "engine:cached")
-    return std::make_unique<EngineReplay>(spec, ctx, EngineReplay::Mode::Cached);
-  if (variant == "engine:prepared")
-    return std::make_unique<EngineReplay>(spec, ctx, EngineReplay::Mode::Prepared);
-  throw WorkloadError("contraction_replay has no variant '" + variant + "'");
+std::unique_ptr<Instance> make_engine_replay(const StreamSpec& spec, const RunContext& ctx, ReplayMode mode) {
+  return std::make_unique<EngineReplay>(spec, ctx, mode);
 }
 
 }  // namespace tfbench::workloads::contraction_replay

@@ -19,6 +19,7 @@
 #include "common/engine_backend.hpp"
 #include "common/param_specs.hpp"
 #include "common/random.hpp"
+#include "common/variant_table.hpp"
 
 #include "tfbench/engine/ops/einsum.hpp"
 #include "tfbench/engine/ops/elementwise.hpp"
@@ -213,7 +214,7 @@ class KokkosChain final : public ChainBase {
   Kokkos::View<double**, Kokkos::LayoutLeft, Kokkos::HostSpace> host_;
 };
 
-class ResidentChain final : public Family {
+class ResidentChain final : public TableFamily {
  public:
   std::string_view name() const override { return "resident_chain"; }
   std::string_view description() const override {
@@ -225,19 +226,12 @@ class ResidentChain final : public Family {
     return {int_param("n", "rows = columns of Y and W", 128, 2, 8192),
             int_param("steps", "dependent steps (one einsum and one axpby each)", 8, 1, 1000)};
   }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
-    (void)read(params);
-    return {{"engine:resident", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"engine:download_each", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"peer:kokkos", VariantKind::Peer, "kokkos", "", std::nullopt}};
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
     const ChainCase c = read(params);
-    if (variant == "engine:resident") return std::make_unique<EngineChain>(c, ctx, false);
-    if (variant == "engine:download_each") return std::make_unique<EngineChain>(c, ctx, true);
-    if (variant == "peer:kokkos") return std::make_unique<KokkosChain>(c, ctx);
-    throw WorkloadError("resident_chain has no variant '" + variant + "'");
+    return {
+        engine_row("engine:resident", [c, &ctx] { return std::make_unique<EngineChain>(c, ctx, false); }),
+        engine_row("engine:download_each", [c, &ctx] { return std::make_unique<EngineChain>(c, ctx, true); }),
+        peer_row("peer:kokkos", "kokkos", [c, &ctx] { return std::make_unique<KokkosChain>(c, ctx); })};
   }
 
  private:

@@ -18,6 +18,7 @@
 #include "common/check.hpp"
 #include "common/engine_backend.hpp"
 #include "common/param_specs.hpp"
+#include "common/variant_table.hpp"
 
 #include "tfbench/engine/exec/leases.hpp"
 
@@ -183,7 +184,7 @@ class PlainAlloc final : public ChurnBase<Kokkos::View<double*, typename ExecSpa
   double outstanding_after_iteration() override { return 0.0; }  // every View is gone with its ring
 };
 
-class ResourceChurn final : public Family {
+class ResourceChurn final : public TableFamily {
  public:
   std::string_view name() const override { return "resource_churn"; }
   std::string_view description() const override {
@@ -199,25 +200,20 @@ class ResourceChurn final : public Family {
         int_param("ops", "outputs produced per iteration", 64, 1, 1e7),
         int_param("live", "outputs alive at once (released in order)", 4, 1, 4096)};
   }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
-    (void)read(params);
-    return {{"engine:output_lease", VariantKind::Engine, "tfbench", "", std::nullopt},
-            {"peer:plain_alloc", VariantKind::Peer, "kokkos", "", std::nullopt}};
-  }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
-    ChurnCase c = read(params);
-    if (variant == "engine:output_lease") return std::make_unique<EngineOutputLease>(std::move(c), ctx);
-    if (variant == "peer:plain_alloc") {
-      // The space the engine's session runs its kernels on (Serial for a one-thread budget).
-      return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
-        return std::make_unique<PlainAlloc<decltype(space)>>(std::move(c));
-      });
-    }
-    throw WorkloadError("resource_churn has no variant '" + variant + "'");
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
+    const ChurnCase c = read(params);
+    return {
+        engine_row("engine:output_lease", [c, &ctx] { return std::make_unique<EngineOutputLease>(c, ctx); }),
+        peer_row("peer:plain_alloc", "kokkos", [c, &ctx] { return make_plain_alloc(c, ctx); })};
   }
 
  private:
+  // The space the engine's session runs its kernels on (Serial for a one-thread budget).
+  static std::unique_ptr<Instance> make_plain_alloc(const ChurnCase& c, const RunContext& ctx) {
+    return dispatch_exec_space(engine_space(ctx), [&](auto space) -> std::unique_ptr<Instance> {
+      return std::make_unique<PlainAlloc<decltype(space)>>(c);
+    });
+  }
   ChurnCase read(const Params& params) const {
     const ParamReader p(std::string(name()), parameters(), params);
     const double lo = p.get_double("min_kib"), hi = p.get_double("max_kib");

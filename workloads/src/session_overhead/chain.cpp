@@ -115,22 +115,15 @@ class RawKernels final : public ChainBase {
 
 }  // namespace
 
-std::vector<VariantInfo> chain_variants() {
-  return {{"engine:one_session", VariantKind::Engine, "tfbench", "", std::nullopt},
-          {"engine:separate_sessions", VariantKind::Engine, "tfbench", "", std::nullopt},
-          {"peer:raw_kernels", VariantKind::Peer, "kokkos", "", std::nullopt}};
-}
-
-std::unique_ptr<Instance> make_chain(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx) {
-  if (variant == "engine:one_session") return std::make_unique<OneSession>(c, ctx);
-  if (variant == "engine:separate_sessions") return std::make_unique<SeparateSessions>(c, ctx);
-  if (variant == "peer:raw_kernels") {
-    return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
-      return std::make_unique<RawKernels<decltype(s)>>(c, ctx);
-    });
-  }
-  throw WorkloadError("session_overhead op=chain has no variant '" + variant + "'");
+VariantTable chain_table(const OverheadCase& c, const RunContext& ctx) {
+  return {engine_row("engine:one_session", [c, &ctx] { return std::make_unique<OneSession>(c, ctx); }),
+          engine_row("engine:separate_sessions",
+                     [c, &ctx] { return std::make_unique<SeparateSessions>(c, ctx); }),
+          peer_row("peer:raw_kernels", "kokkos", [c, &ctx] {
+            return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
+              return std::make_unique<RawKernels<decltype(s)>>(c, ctx);
+            });
+          })};
 }
 
 }  // namespace tfbench::workloads::session_overhead

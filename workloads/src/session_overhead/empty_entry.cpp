@@ -110,25 +110,17 @@ class EmptyKernel final : public EmptyEntryBase {
 
 }  // namespace
 
-std::vector<VariantInfo> empty_variants() {
-  return {{"engine:with_session", VariantKind::Engine, "tfbench", "", std::nullopt},
-          {"engine:held_session", VariantKind::Engine, "tfbench", "", std::nullopt},
-          {"peer:inline", VariantKind::Peer, "c++", "", std::nullopt},
-          {"peer:empty_kernel", VariantKind::Peer, "kokkos", "", std::nullopt}};
-}
-
-std::unique_ptr<Instance> make_empty(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx) {
-  if (variant == "engine:with_session") return std::make_unique<WithSession>(c.repeat, ctx);
-  if (variant == "engine:held_session") return std::make_unique<HeldReentry>(c.repeat, ctx);
-  if (variant == "peer:inline") return std::make_unique<InlineCall>(c.repeat);
-  if (variant == "peer:empty_kernel") {
-    // The space the engine's context runs its kernels on: Serial for a one-thread budget.
-    return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
-      return std::make_unique<EmptyKernel<decltype(s)>>(c.repeat);
-    });
-  }
-  throw WorkloadError("session_overhead op=empty has no variant '" + variant + "'");
+VariantTable empty_table(const OverheadCase& c, const RunContext& ctx) {
+  return {
+      engine_row("engine:with_session", [c, &ctx] { return std::make_unique<WithSession>(c.repeat, ctx); }),
+      engine_row("engine:held_session", [c, &ctx] { return std::make_unique<HeldReentry>(c.repeat, ctx); }),
+      peer_row("peer:inline", "c++", [c] { return std::make_unique<InlineCall>(c.repeat); }),
+      peer_row("peer:empty_kernel", "kokkos", [c, &ctx] {
+        // The space the engine's context runs its kernels on: Serial for a one-thread budget.
+        return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
+          return std::make_unique<EmptyKernel<decltype(s)>>(c.repeat);
+        });
+      })};
 }
 
 }  // namespace tfbench::workloads::session_overhead

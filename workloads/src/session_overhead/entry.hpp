@@ -1,6 +1,7 @@
 #pragma once
-// The variants of session_overhead, one factory per operation ("empty", "phase", "chain").
+// The variants of session_overhead, one table per operation ("empty", "phase", "chain").
 
+#include "common/variant_table.hpp"
 #include "tfbench/workloads/family.hpp"
 
 #include <cstdint>
@@ -17,16 +18,9 @@ struct OverheadCase {
   std::int64_t chain_length = 10;  // operations of a chain
 };
 
-std::vector<VariantInfo> empty_variants();
-std::unique_ptr<Instance> make_empty(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx);
-
-std::vector<VariantInfo> chain_variants();
-std::unique_ptr<Instance> make_chain(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx);
-
-std::vector<VariantInfo> phase_variants();
-std::unique_ptr<Instance> make_phase(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx);
+/// The variants of each operation (rows keep a copy of `c`; `ctx` must outlive the table).
+VariantTable empty_table(const OverheadCase& c, const RunContext& ctx);
+VariantTable chain_table(const OverheadCase& c, const RunContext& ctx);
+VariantTable phase_table(const OverheadCase& c, const RunContext& ctx);
 
 }  // namespace tfbench::workloads::session_overhead

@@ -105,20 +105,13 @@ class PlainParallelFor final : public PhaseBase {
 
 }  // namespace
 
-std::vector<VariantInfo> phase_variants() {
-  return {{"engine:phase", VariantKind::Engine, "tfbench", "", std::nullopt},
-          {"peer:parallel_for", VariantKind::Peer, "kokkos", "", std::nullopt}};
-}
-
-std::unique_ptr<Instance> make_phase(const OverheadCase& c, const std::string& variant,
-                                     const RunContext& ctx) {
-  if (variant == "engine:phase") return std::make_unique<EnginePhase>(c.elements, ctx);
-  if (variant == "peer:parallel_for") {
-    return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
-      return std::make_unique<PlainParallelFor<decltype(s)>>(c.elements, ctx);
-    });
-  }
-  throw WorkloadError("session_overhead op=phase has no variant '" + variant + "'");
+VariantTable phase_table(const OverheadCase& c, const RunContext& ctx) {
+  return {engine_row("engine:phase", [c, &ctx] { return std::make_unique<EnginePhase>(c.elements, ctx); }),
+          peer_row("peer:parallel_for", "kokkos", [c, &ctx] {
+            return dispatch_exec_space(engine_space(ctx), [&](auto s) -> std::unique_ptr<Instance> {
+              return std::make_unique<PlainParallelFor<decltype(s)>>(c.elements, ctx);
+            });
+          })};
 }
 
 }  // namespace tfbench::workloads::session_overhead

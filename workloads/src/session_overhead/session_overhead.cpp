@@ -1,6 +1,7 @@
 #include "session_overhead/session_overhead.hpp"
 
 #include "common/param_specs.hpp"
+#include "common/variant_table.hpp"
 #include "session_overhead/entry.hpp"
 
 namespace tfbench::workloads {
@@ -8,7 +9,7 @@ namespace {
 
 using namespace session_overhead;
 
-class SessionOverhead final : public Family {
+class SessionOverhead final : public TableFamily {
  public:
   std::string_view name() const override { return "session_overhead"; }
   std::string_view description() const override {
@@ -26,18 +27,14 @@ class SessionOverhead final : public Family {
                       1e10),
             int_param("chain_length", "operations of a chain (op=chain)", 10, 1, 10000)};
   }
-  std::vector<VariantInfo> variants(const Params& params, const RunContext&) const override {
+  VariantTable table(const Params& params, const RunContext& ctx) const override {
     const OverheadCase c = read(params);
-    if (c.op == "empty") return empty_variants();
-    if (c.op == "chain") return chain_variants();
-    return phase_variants();
+    if (c.op == "empty") return empty_table(c, ctx);
+    if (c.op == "chain") return chain_table(c, ctx);
+    return phase_table(c, ctx);
   }
-  std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
-                                        const RunContext& ctx) const override {
-    const OverheadCase c = read(params);
-    if (c.op == "empty") return make_empty(c, variant, ctx);
-    if (c.op == "chain") return make_chain(c, variant, ctx);
-    return make_phase(c, variant, ctx);
+  std::string table_name(const Params& params) const override {
+    return std::string(name()) + " op=" + read(params).op;
   }
 
  private:
