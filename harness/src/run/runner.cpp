@@ -6,12 +6,12 @@
 #include "run/spawn.hpp"
 #include "run/supervisor.hpp"
 #include "run/variant_query.hpp"
-#include "tfbench/engine/core/build_info.hpp"
-#include "tfbench/engine/core/system_info.hpp"
+#include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
 #include "tfbench/harness/results.hpp"
 #include "tfbench/harness/rows.hpp"
 #include "tfbench/harness/sha256.hpp"
+#include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 
 #include <signal.h>

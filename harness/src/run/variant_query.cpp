@@ -4,8 +4,8 @@
 #include "run/spawn.hpp"
 #include "run/worker.hpp"
 #include "tfbench/engine/core/kokkos_runtime.hpp"
-#include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/runner.hpp"
+#include "tfbench/harness/system_info.hpp"
 
 #include <poll.h>
 #include <signal.h>

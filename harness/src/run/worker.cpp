@@ -4,8 +4,8 @@
 #include "run/protocol.hpp"
 #include "run/timing.hpp"
 #include "tfbench/engine/core/kokkos_runtime.hpp"
-#include "tfbench/engine/core/system_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
+#include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
 

@@ -1,5 +1,0 @@
-#pragma once
-// Transitional, not installed: this header moved to the harness (tfbench/harness/system_info.hpp). Only
-// harness/src/run/ still includes it by this name; delete it when those includes change.
-
-#include "tfbench/harness/system_info.hpp"
