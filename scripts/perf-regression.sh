@@ -259,6 +259,20 @@ for side in base head; do
   fi
 done
 
+# Workers unpinned where the side's tfbench pins by default: on a shared CI machine a pinned thread
+# stalls whenever another process takes its core (docs/cli.md, "Pinning": within-run cv 37% pinned
+# against 21% unpinned on the 2-core development machine), and the gate compares two sides, not
+# the machine's best (TFBENCH_PERF_PIN=1 keeps pinning).
+if [ "${TFBENCH_PERF_PIN:-0}" != 1 ]; then
+  for side in base head; do
+    b=bin_$side
+    if "${!b}" run --help 2>&1 | grep -q -- --no-pin; then
+      v=nc_$side
+      printf -v "nc_$side" '%s' "${!v:+${!v} }--no-pin"
+    fi
+  done
+fi
+
 # ------------------------------------------------------------------ interleaved runs
 t_runs=$SECONDS
 run_side() {  # $1 = side, $2 = round name (r1, r2, ... ; c1, ... for confirmation), $3 = --filter REGEX
