@@ -19,7 +19,7 @@ std::vector<double> around(double center, int n, double spread = 0.01) {
 }
 
 ResultRow row(const std::string& id, std::int64_t threads, const std::vector<double>& samples,
-              const std::string& status = "ok") {
+              RowStatus status = RowStatus::Ok) {
   ResultRow r;
   r.case_id = id;
   r.group_id = id.substr(0, id.rfind('/'));
@@ -89,9 +89,9 @@ TEST_CASE("files are matched on case, threads and space; failures are regression
   const ResultsFile base =
       file_of("a.h5", {row("fake/n=1/engine", 1, around(1.0, 6)), row("fake/n=1/engine", 2, around(1.0, 6)),
                        row("fake/n=1/peer", 1, around(1.0, 6)), row("fake/n=2/engine", 1, around(1.0, 6))});
-  ResultsFile fresh =
-      file_of("b.h5", {row("fake/n=1/engine", 1, around(2.0, 6)), row("fake/n=1/engine", 2, around(1.0, 6)),
-                       row("fake/n=1/peer", 1, {}, "crashed"), row("fake/n=3/engine", 1, around(1.0, 6))});
+  ResultsFile fresh = file_of(
+      "b.h5", {row("fake/n=1/engine", 1, around(2.0, 6)), row("fake/n=1/engine", 2, around(1.0, 6)),
+               row("fake/n=1/peer", 1, {}, RowStatus::Crashed), row("fake/n=3/engine", 1, around(1.0, 6))});
   fresh.runs[0].results[1].threshold_pct = 0.001;  // per-case threshold from the config wins
   const CompareReport r = compare_results(base, fresh, CompareSettings{});
   REQUIRE(r.rows.size() == 3);
@@ -130,7 +130,7 @@ TEST_CASE("a case repeated over a file's runs pools its samples; a failure in an
       file_of("rounds.h5", {row("fake/n=1/engine", 1, {1.0, 1.1}), row("fake/n=1/peer", 1, {2.0})});
   RunData second;
   second.info.run_id = "round-2";
-  second.results = {row("fake/n=1/engine", 1, {0.9, 1.2}), row("fake/n=1/peer", 1, {}, "crashed")};
+  second.results = {row("fake/n=1/engine", 1, {0.9, 1.2}), row("fake/n=1/peer", 1, {}, RowStatus::Crashed)};
   rounds.runs.push_back(second);
   const ResultsFile base = file_of(
       "base.h5", {row("fake/n=1/engine", 1, around(1.0, 6)), row("fake/n=1/peer", 1, around(2.0, 6))});
@@ -141,7 +141,7 @@ TEST_CASE("a case repeated over a file's runs pools its samples; a failure in an
       CHECK(c.new_samples == 4);  // 2 + 2 pooled
       CHECK(c.judgement.verdict == Verdict::NoChange);
     } else {
-      CHECK(c.new_status == "crashed");
+      CHECK(c.new_status == RowStatus::Crashed);
       CHECK(c.judgement.verdict == Verdict::Regression);
     }
   }
@@ -235,7 +235,7 @@ TEST_CASE("paired rounds: a round where a side failed pairs nothing", "[compare]
   CompareSettings paired;
   paired.paired_rounds = true;
   ResultsFile head = rounds_of("head.h5", {2.0, 2.0, 2.0, 2.0, 2.0, 2.0, 2.0});
-  head.runs[3].results[0] = row("fake/n=1/engine", 2, {}, "skipped");
+  head.runs[3].results[0] = row("fake/n=1/engine", 2, {}, RowStatus::Skipped);
   const CompareReport r =
       compare_results(rounds_of("base.h5", {1.0, 1.0, 1.0, 1.0, 1.0, 1.0, 1.0}), head, paired);
   REQUIRE(r.rows.size() == 1);
@@ -245,7 +245,7 @@ TEST_CASE("paired rounds: a round where a side failed pairs nothing", "[compare]
 
 TEST_CASE("a row that timed out is a regression of an ok one", "[compare]") {
   const ResultsFile base = file_of("a.h5", {row("fake/n=1/engine", 1, around(1.0, 6))});
-  const ResultsFile fresh = file_of("b.h5", {row("fake/n=1/engine", 1, {}, "timed_out")});
+  const ResultsFile fresh = file_of("b.h5", {row("fake/n=1/engine", 1, {}, RowStatus::TimedOut)});
   const CompareReport r = compare_results(base, fresh, CompareSettings{});
   REQUIRE(r.rows.size() == 1);
   CHECK(r.rows[0].judgement.verdict == Verdict::Regression);

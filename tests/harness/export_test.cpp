@@ -33,7 +33,7 @@ ResultsFile two_runs() {
     a.params = "{\"n\":1,\"layout\":\"packed\"}";
     a.error = "";
     ResultRow b = result("peer:b", {});
-    b.status = "crashed";
+    b.status = RowStatus::Crashed;
     b.error = "signal 11, \"SIGSEGV\"";
     b.params = "{\"n\":1,\"extra\":true}";
     b.metrics = "{}";

@@ -10,6 +10,9 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <string>
+#include <utility>
+#include <vector>
 
 using namespace tfbench::harness;
 
@@ -72,23 +75,32 @@ TEST_CASE("worker messages: NaN survives as null, every field is required", "[pr
   CHECK(std::isnan(back.at("gflops").get<double>()));
   CHECK(back.at("gbs").get<double>() == 2.5);
 
-  impl::VariantOutcome o;
+  ResultRow o;
   o.variant = "engine:auto";
-  o.status = "check_failed";
+  o.status = RowStatus::CheckFailed;
   o.error = std::string("bad byte \xff here");  // not UTF-8: written anyway (U+FFFD)
   o.samples = {1e-5, 0.125};
   o.iterations = 3;
   o.max_rel_error = nan;
-  o.metrics = std::map<std::string, double>{{"ratio", 1.5}, {"count", 2.0}};
+  o.metrics = dump_json(Json(std::map<std::string, double>{{"ratio", 1.5}, {"count", 2.0}}));
   const std::string rows = dump_json(impl::message("rows", {{"case", 4}, {"rows", {o}}}));
-  const auto outcomes = impl::parse_message(rows).at("rows").get<std::vector<impl::VariantOutcome>>();
+  const auto outcomes = impl::parse_message(rows).at("rows").get<std::vector<ResultRow>>();
   REQUIRE(outcomes.size() == 1);
-  CHECK(outcomes[0].status == "check_failed");
+  CHECK(outcomes[0].status == RowStatus::CheckFailed);
   CHECK(outcomes[0].error == "bad byte \xef\xbf\xbd here");
   CHECK(outcomes[0].samples == o.samples);
   CHECK(outcomes[0].iterations == 3);
   CHECK(std::isnan(outcomes[0].max_rel_error));
-  CHECK(dump_json(outcomes[0].metrics) == R"({"count":2.0,"ratio":1.5})");  // the `metrics` column
+  CHECK(outcomes[0].metrics == R"({"count":2.0,"ratio":1.5})");  // the `metrics` column
+  // The row travels with the columns of the file, by their names; each is required, and a status
+  // must be one the file format knows.
+  Json wire = impl::parse_message(rows).at("rows").at(0);
+  CHECK(wire.at("status") == "check_failed");
+  CHECK(wire.contains("case_timeout_s"));
+  wire["status"] = "exploded";
+  CHECK_THROWS_WITH(wire.get<ResultRow>(), Catch::Contains("unknown status 'exploded'"));
+  wire.erase("status");
+  CHECK_THROWS_WITH(wire.get<ResultRow>(), Catch::Contains("key 'status' not found"));
 
   // Malformed lines throw nlohmann's exceptions, which the supervisor reports and skips.
   CHECK_THROWS_AS(impl::parse_message("{\"msg\":"), Json::parse_error);
@@ -122,7 +134,7 @@ TEST_CASE("derived fields: statistics, rates, ceilings and the fastest peer", "[
     r.case_id = r.group_id + "/" + variant;
     r.variant = variant;
     r.variant_kind = kind;
-    r.status = "ok";
+    r.status = RowStatus::Ok;
     r.samples = std::move(samples);
     r.flops = 2e9;
     r.bytes = 4e9;
@@ -131,7 +143,7 @@ TEST_CASE("derived fields: statistics, rates, ceilings and the fastest peer", "[
   std::vector<ResultRow> rows = {make("engine", "engine", {1.0, 1.0, 1.0}),
                                  make("peer:a", "peer", {2.0, 2.0}), make("peer:b", "peer", {0.5, 0.5}),
                                  make("peer:c", "peer", {0.1})};
-  rows[3].status = "check_failed";  // a failed peer is never the fastest
+  rows[3].status = RowStatus::CheckFailed;  // a failed peer is never the fastest
   derive_case_fields(rows, 4.0, 2.0);
   CHECK(rows[0].median_s == 1.0);
   CHECK(rows[0].gflops == Catch::Detail::Approx(2.0));
@@ -154,4 +166,26 @@ TEST_CASE("sha256 matches the FIPS 180-4 examples", "[sha256]") {
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
         "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+}
+
+TEST_CASE("row statuses have one spelling, the file's", "[results]") {
+  const std::vector<std::pair<RowStatus, std::string>> spelled = {{RowStatus::Ok, "ok"},
+                                                                  {RowStatus::Skipped, "skipped"},
+                                                                  {RowStatus::CheckFailed, "check_failed"},
+                                                                  {RowStatus::Error, "error"},
+                                                                  {RowStatus::Crashed, "crashed"},
+                                                                  {RowStatus::TimedOut, "timed_out"},
+                                                                  {RowStatus::Interrupted, "interrupted"}};
+  for (const auto& [status, text] : spelled) {
+    CHECK(name(status) == text);
+    CHECK(parse_row_status(text) == status);
+  }
+  CHECK(std::string(name(RowStatus::Unknown)).empty());
+  CHECK_FALSE(parse_row_status(""));
+  CHECK_FALSE(parse_row_status("OK"));
+  // The failures that make `tfbench run` exit 1 and compare call a formerly ok row a regression.
+  for (RowStatus s : {RowStatus::CheckFailed, RowStatus::Error, RowStatus::Crashed, RowStatus::TimedOut})
+    CHECK(is_failure(s));
+  for (RowStatus s : {RowStatus::Ok, RowStatus::Skipped, RowStatus::Interrupted, RowStatus::Unknown})
+    CHECK_FALSE(is_failure(s));
 }

@@ -64,7 +64,7 @@ ResultRow finished(const std::string& variant) {
   ResultRow r;
   r.case_id = "fake/n=1/" + variant;
   r.variant = variant;
-  r.status = "skipped";
+  r.status = RowStatus::Skipped;
   r.error = "not here";
   return r;
 }

@@ -77,7 +77,7 @@ TEST_CASE("a higher --noisy-cv marks nothing and prints no warning", "[report]")
 
 TEST_CASE("rows that are not ok are never noisy and show no spread", "[report]") {
   ResultRow r = test::result("skipped", {});
-  r.status = "skipped";
+  r.status = RowStatus::Skipped;
   r.cv = 0.9;
   CHECK_FALSE(is_noisy(r, 0.05));
 }

@@ -52,7 +52,7 @@ inline ResultRow result(const std::string& variant, std::vector<double> samples)
   r.threads = 2;
   r.kokkos_threads = 2;
   r.blas_threads = 2;
-  r.status = "ok";
+  r.status = RowStatus::Ok;
   r.error = "naïve ✓";
   r.median_s = 1.5;
   r.samples = std::move(samples);

@@ -40,7 +40,7 @@ TEST_CASE("a written run reads back field by field", "[results]") {
     CHECK(rows[1].sample_count == 1);
     // Readable while the writer is still open: every append is flushed.
     std::vector<ResultRow> more = {result("peer:c", {})};
-    more[0].status = "crashed";
+    more[0].status = RowStatus::Crashed;
     w.append_results(more);
     w.finish_run("complete", "2026-01-02T03:05:00Z");
   }
@@ -68,7 +68,7 @@ TEST_CASE("a written run reads back field by field", "[results]") {
   CHECK(run.results[0].threads == 2);
   CHECK(run.results[0].median_s == 1.5);
   CHECK(std::isnan(run.results[0].gflops));
-  CHECK(run.results[2].status == "crashed");
+  CHECK(run.results[2].status == RowStatus::Crashed);
   CHECK(run.results[2].samples.empty());
 }
 
@@ -194,8 +194,8 @@ TEST_CASE("a file from an older writer with fewer columns still reads", "[result
   CHECK(run.results[0].threads == 2);
   CHECK(run.results[0].median_s == 0.5);
   CHECK(run.results[0].samples == std::vector<double>{0.4, 0.6});
-  CHECK(std::isnan(run.results[0].gflops));  // a column the file lacks
-  CHECK(run.results[0].status.empty());
+  CHECK(std::isnan(run.results[0].gflops));            // a column the file lacks
+  CHECK(run.results[0].status == RowStatus::Unknown);  // a column the file lacks
   REQUIRE(run.workers.size() == 1);
   CHECK(run.workers[0].pid == 77);
   CHECK(std::isnan(run.workers[0].ceiling_gbs));

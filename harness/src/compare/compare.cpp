@@ -172,10 +172,6 @@ namespace {
 
 using Key = std::tuple<std::string, std::int64_t, std::string>;  // case_id, threads, exec_space
 
-bool failed(const std::string& status) {
-  return status == "crashed" || status == "check_failed" || status == "error" || status == "timed_out";
-}
-
 struct Indexed {
   std::map<Key, ResultRow> rows;                     // one row per key, pooled over the runs of the file
   std::map<Key, std::vector<double>> round_medians;  // per key, per run: its median (NaN: not ok)
@@ -195,16 +191,17 @@ Indexed index_rows(const ResultsFile& file) {
       const Key key{row.case_id, row.threads, row.exec_space};
       auto& medians = out.round_medians[key];
       medians.resize(file.runs.size(), kNaN);
-      if (row.status == "ok") medians[index] = row.median_s;
+      if (row.status == RowStatus::Ok) medians[index] = row.median_s;
       auto [it, inserted] = out.rows.try_emplace(key, row);
       if (inserted) continue;
       ++out.pooled;
       ResultRow& acc = it->second;
-      if (acc.status == "ok" && row.status == "ok") {
+      if (acc.status == RowStatus::Ok && row.status == RowStatus::Ok) {
         acc.samples.insert(acc.samples.end(), row.samples.begin(), row.samples.end());
         acc.median_s = summarize(acc.samples).median;
         acc.repetitions = static_cast<std::int64_t>(acc.samples.size());
-      } else if (failed(row.status) ? !failed(acc.status) : (acc.status != "ok" && !failed(acc.status))) {
+      } else if (is_failure(row.status) ? !is_failure(acc.status)
+                                        : (acc.status != RowStatus::Ok && !is_failure(acc.status))) {
         acc = row;  // a failure replaces success; ok replaces skipped or interrupted
       }
     }
@@ -274,7 +271,7 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
     } else {
       c.threshold_pct = settings.threshold_pct;
     }
-    if (base_row->status == "ok" && new_row.status == "ok") {
+    if (base_row->status == RowStatus::Ok && new_row.status == RowStatus::Ok) {
       c.judgement = settings.paired_rounds
                         ? judge_paired(a.round_medians.at(key), b.round_medians.at(key), c.threshold_pct,
                                        settings.alpha)
@@ -284,15 +281,16 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
         ++log_count;
       }
       report.rows.push_back(std::move(c));
-    } else if (base_row->status == "ok" && failed(new_row.status)) {
+    } else if (base_row->status == RowStatus::Ok && is_failure(new_row.status)) {
       // A case that worked and now fails is the worst regression a gate can miss.
       c.judgement.verdict = Verdict::Regression;
-      c.judgement.reason = "status " + new_row.status + " (base ok)" +
+      c.judgement.reason = std::string("status ") + name(new_row.status) + " (base ok)" +
                            (new_row.error.empty() ? std::string() : ": " + new_row.error);
       report.rows.push_back(std::move(c));
     } else {
-      report.not_compared.push_back({c.case_id, c.exec_space, c.threads,
-                                     "status base " + base_row->status + ", new " + new_row.status});
+      report.not_compared.push_back(
+          {c.case_id, c.exec_space, c.threads,
+           std::string("status base ") + name(base_row->status) + ", new " + name(new_row.status)});
     }
   }
   for (const auto& [key, row] : b.rows) {
@@ -380,8 +378,8 @@ void print_json(const CompareReport& r, std::ostream& out) {
     row["exec_space"] = c.exec_space;
     row["family"] = c.family;
     row["variant"] = c.variant;
-    row["base_status"] = c.base_status;
-    row["new_status"] = c.new_status;
+    row["base_status"] = name(c.base_status);
+    row["new_status"] = name(c.new_status);
     row["base_median_s"] = c.base_median;
     row["new_median_s"] = c.new_median;
     row["base_samples"] = c.base_samples;

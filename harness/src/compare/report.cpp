@@ -24,7 +24,7 @@ SampleInterval interval_90(std::vector<double> samples) {
 }
 
 bool is_noisy(const ResultRow& row, double noisy_cv) {
-  return row.status == "ok" && std::isfinite(row.cv) && row.cv > noisy_cv;
+  return row.status == RowStatus::Ok && std::isfinite(row.cv) && row.cv > noisy_cv;
 }
 
 namespace {
@@ -105,9 +105,9 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
                            "of ceiling>", "vs fastest peer>", "status"});
     for (const ResultRow* r : rows) {
       const HeadlineRate rate = headline_rate(*r);
-      std::string status = r->status;
+      std::string status = name(r->status);
       if (!r->error.empty()) status += ": " + r->error;
-      const SampleInterval spread = r->status == "ok" ? interval_90(r->samples) : SampleInterval{};
+      const SampleInterval spread = r->status == RowStatus::Ok ? interval_90(r->samples) : SampleInterval{};
       table.add({r->group_id, r->variant, std::to_string(r->threads), format_seconds(r->median_s),
                  interval_text(spread), cv_text(*r, options.noisy_cv), rate_text(*r),
                  format_percent(rate.fraction), speedup_text(*r), status});
@@ -127,7 +127,7 @@ void print_noise_footer(const ResultsFile& file, std::ostream& out, const Report
   std::size_t measured = 0, noisy = 0;
   for (const auto& run : file.runs) {
     for (const auto& r : run.results) {
-      if (r.status != "ok") continue;
+      if (r.status != RowStatus::Ok) continue;
       ++measured;
       if (is_noisy(r, options.noisy_cv)) ++noisy;
     }

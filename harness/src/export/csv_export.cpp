@@ -100,8 +100,8 @@ void export_csv(const ResultsFile& file, std::ostream& out) {
           expand(params, parsed[r][i].first);
         else if (c.text == &ResultRow::metrics)
           expand(metrics, parsed[r][i].second);
-        else if (c.text)
-          cells.push_back(row.*c.text);
+        else if (c.is_text())
+          cells.push_back(c.text_of(row));
         else if (c.integer)
           cells.push_back(std::to_string(row.*c.integer));
         else

@@ -33,7 +33,7 @@ std::vector<Instance> instances(const ResultsFile& file) {
   std::map<std::tuple<std::string, std::int64_t, std::string>, std::size_t> index;
   for (const auto& run : file.runs) {
     for (const auto& row : run.results) {
-      if (row.status != "ok" || row.samples.empty()) continue;
+      if (row.status != RowStatus::Ok || row.samples.empty()) continue;
       const auto key = std::make_tuple(row.case_id, row.threads, row.exec_space);
       auto [at, fresh] = index.emplace(key, out.size());
       if (fresh) {

@@ -12,16 +12,7 @@ using nlohmann::ordered_json;
 
 template <class Row>
 ordered_json record(const Row& row, const std::vector<impl::Column<Row>>& columns) {
-  ordered_json out = ordered_json::object();
-  for (const auto& c : columns) {
-    if (c.text)
-      out[c.name] = row.*c.text;
-    else if (c.integer)
-      out[c.name] = row.*c.integer;
-    else
-      out[c.name] = row.*c.number;  // dump() writes NaN as null
-  }
-  return out;
+  return impl::record_json<ordered_json>(row, columns);  // dump() writes NaN as null
 }
 
 /// The units of the columns that have one ("1": a plain number); text and identifiers have none.

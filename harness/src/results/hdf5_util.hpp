@@ -69,6 +69,7 @@ std::optional<double> read_double_attribute(hid_t location, const char* name);
 
 /// A column of a compound table: its name, the member of the row struct it maps, and what the
 /// writer records about it (the `<name>.units` and `<name>.description` attributes of the table).
+/// A text column is a string member or a RowStatus member (stored as its name()).
 template <class Row>
 struct Column {
   const char* name;
@@ -77,6 +78,21 @@ struct Column {
   double Row::*number = nullptr;
   const char* units = "";  // "s", "GB/s", ...; "1" a plain number; "" text
   const char* description = "";
+  RowStatus Row::*status = nullptr;
+
+  bool is_text() const { return text || status; }
+  /// The text of a text column; it lives as long as `row`.
+  const char* text_of(const Row& row) const {
+    return text ? (row.*text).c_str() : harness::name(row.*status);
+  }
+  /// Sets a text column from the file's text (a status this tfbench does not know reads as Unknown).
+  void set_text(Row& row, const char* value) const {
+    if (text) {
+      row.*text = value;
+    } else {
+      row.*status = parse_row_status(value).value_or(RowStatus::Unknown);
+    }
+  }
 };
 
 /// Writes `units` and `description` on `location` (a dataset).
@@ -100,7 +116,7 @@ H5Handle memory_type(const std::vector<Column<Row>>& columns, const std::vector<
   for (std::size_t i = 0; i < columns.size(); ++i) {
     if (!present.empty() && !present[i]) continue;
     const Column<Row>& c = columns[i];
-    const hid_t member = c.text ? text.get() : (c.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE);
+    const hid_t member = c.is_text() ? text.get() : (c.integer ? H5T_NATIVE_INT64 : H5T_NATIVE_DOUBLE);
     h5_check(H5Tinsert(type, c.name, 8 * i, member), std::string("insert column ") + c.name);
   }
   return type;
@@ -116,8 +132,8 @@ std::vector<unsigned char> pack_rows(const std::vector<Column<Row>>& columns,
     for (std::size_t i = 0; i < columns.size(); ++i) {
       const Column<Row>& c = columns[i];
       unsigned char* slot = record + 8 * i;
-      if (c.text) {
-        const char* p = (rows[r]->*c.text).c_str();
+      if (c.is_text()) {
+        const char* p = c.text_of(*rows[r]);
         std::memcpy(slot, &p, sizeof(p));
       } else if (c.integer) {
         std::memcpy(slot, &(rows[r]->*c.integer), 8);

@@ -18,7 +18,7 @@ std::vector<Row> read_table(hid_t group, const char* name, const std::vector<Col
     const int index = H5Tget_member_index(file_type, columns[i].name);
     if (index < 0) continue;
     const H5T_class_t cls = H5Tget_member_class(file_type, static_cast<unsigned>(index));
-    present[i] = columns[i].text ? cls == H5T_STRING : (cls == H5T_INTEGER || cls == H5T_FLOAT);
+    present[i] = columns[i].is_text() ? cls == H5T_STRING : (cls == H5T_INTEGER || cls == H5T_FLOAT);
   }
   const hsize_t n = dataset_length(dataset);
   std::vector<Row> rows(n);
@@ -32,10 +32,10 @@ std::vector<Row> read_table(hid_t group, const char* name, const std::vector<Col
       if (!present[i]) continue;
       const Column<Row>& c = columns[i];
       const unsigned char* slot = record + 8 * i;
-      if (c.text) {
+      if (c.is_text()) {
         const char* p = nullptr;
         std::memcpy(&p, slot, sizeof(p));
-        rows[r].*c.text = p ? p : "";
+        c.set_text(rows[r], p ? p : "");
       } else if (c.integer) {
         std::memcpy(&(rows[r].*c.integer), slot, 8);
       } else {

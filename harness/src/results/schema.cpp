@@ -8,6 +8,10 @@ Column<Row> text(const char* name, std::string Row::*member, const char* descrip
   return {name, member, nullptr, nullptr, "", description};
 }
 template <class Row>
+Column<Row> status(const char* name, RowStatus Row::*member, const char* description) {
+  return {name, nullptr, nullptr, nullptr, "", description, member};
+}
+template <class Row>
 Column<Row> integer(const char* name, std::int64_t Row::*member, const char* units, const char* description) {
   return {name, nullptr, member, nullptr, units, description};
 }
@@ -80,7 +84,7 @@ const std::vector<Column<ResultRow>>& result_columns() {
       integer("threads", &R::threads, "1", "requested thread configuration"),
       integer("kokkos_threads", &R::kokkos_threads, "1", "verified Kokkos threads of the worker"),
       integer("blas_threads", &R::blas_threads, "1", "verified BLAS threads of the worker"),
-      text("status", &R::status, "ok, check_failed, error, crashed, timed_out, skipped or interrupted"),
+      status("status", &R::status, "ok, check_failed, error, crashed, timed_out, skipped or interrupted"),
       text("error", &R::error, "why the row is not ok"),
       integer("repetitions", &R::repetitions, "1", "samples kept"),
       integer("iterations", &R::iterations, "1", "runs of the instance per sample"),

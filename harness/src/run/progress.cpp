@@ -77,7 +77,7 @@ void Progress::done(const ResultRow& row, double weight) {
   clear_status();
   std::string line = "[" + std::to_string(done_rows_) + "/" + std::to_string(total_rows_) + "] " +
                      row.case_id + " threads=" + std::to_string(row.threads) + " " + row.exec_space + ": ";
-  if (row.status == "ok") {
+  if (row.status == RowStatus::Ok) {
     line += "median " + format_seconds(row.median_s) + ", " + format_rate(headline_rate(row));
     if (!row.fastest_peer.empty() && std::isfinite(row.speedup_vs_fastest_peer)) {
       line += row.fastest_peer == row.variant
@@ -86,7 +86,7 @@ void Progress::done(const ResultRow& row, double weight) {
     }
     line += ", ok";
   } else {
-    line += row.status + (row.error.empty() ? "" : ": " + row.error);
+    line += name(row.status) + (row.error.empty() ? "" : ": " + row.error);
   }
   out_ << line << '\n';
   if (!status_) print_plain_progress();

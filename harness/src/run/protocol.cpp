@@ -1,5 +1,7 @@
 #include "run/protocol.hpp"
 
+#include "results/schema.hpp"
+
 #include <limits>
 #include <stdexcept>
 
@@ -46,6 +48,20 @@ void from_json(const harness::Json& json, Params& params) {
 }
 
 }  // namespace tfbench::workloads
+
+namespace tfbench::harness {
+
+void to_json(Json& json, const ResultRow& row) {
+  json = impl::record_json<Json>(row, impl::result_columns());
+  json["samples"] = row.samples;
+}
+
+void from_json(const Json& json, ResultRow& row) {
+  impl::record_from_json(json, row, impl::result_columns());
+  json.at("samples").get_to(row.samples);
+}
+
+}  // namespace tfbench::harness
 
 namespace tfbench::harness::impl {
 namespace {

@@ -4,7 +4,8 @@
 //   {"msg":"hello", ...verified counts...}   after initialization and verification
 //   {"msg":"ceilings","gflops":..,"gbs":..,"seconds":..}
 //   {"msg":"begin","case":i,"variant":v,"phase":"check"|"time"|"collect"}   before the work it names
-//   {"msg":"rows","case":i,"rows":[...]}   every variant of case i, when the case is finished
+//   {"msg":"rows","case":i,"rows":[...]}   every variant of case i, when the case is finished: one
+//                                          ResultRow each, its columns as in the file, plus "samples"
 //   {"msg":"done"}
 // Each struct below has one to_json/from_json pair (mostly NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE): every
 // field is required when reading, so a message missing one is malformed, not silently defaulted.
@@ -13,6 +14,7 @@
 
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/harness/json.hpp"
+#include "tfbench/harness/results.hpp"
 #include "tfbench/workloads/family.hpp"
 #include "tfbench/workloads/registry.hpp"
 
@@ -35,6 +37,13 @@ void to_json(harness::Json& json, const Params& params);
 void from_json(const harness::Json& json, Params& params);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ceilings, gflops, gbs)
 }  // namespace tfbench::workloads
+
+namespace tfbench::harness {
+/// A result row as the "rows" message carries it: one member per column of the results table
+/// (results/schema.cpp), named as there, and "samples". Reading requires every column.
+void to_json(Json& json, const ResultRow& row);
+void from_json(const Json& json, ResultRow& row);
+}  // namespace tfbench::harness
 
 namespace tfbench::harness::impl {
 
@@ -76,22 +85,6 @@ struct Hello {
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Hello, pid, exec_space, threads, kokkos_threads, blas_threads_requested,
                                    blas_threads, affinity_cpus, omp_proc_bind, omp_places, binding, verified,
                                    why)
-
-/// One variant's outcome as the worker measured it; the parent derives the statistics.
-struct VariantOutcome {
-  std::string variant, variant_kind, provider, strategy;
-  std::string status = "ok", error;
-  std::vector<double> samples;  // seconds per run, one per repetition
-  std::int64_t iterations = 0;  // runs per sample
-  double flops = 0, bytes = 0;
-  double allocations = 0, pool_hits = 0, transfers = 0, bytes_retained = 0;
-  double max_rel_error = 0, tolerance = 0;
-  Json metrics = Json::object();
-  double overhead_s = 0;
-};
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(VariantOutcome, variant, variant_kind, provider, strategy, status, error,
-                                   samples, iterations, flops, bytes, allocations, pool_hits, transfers,
-                                   bytes_retained, max_rel_error, tolerance, metrics, overhead_s)
 
 /// `body` as a message of kind `msg` ({"msg": msg, ...body}).
 Json message(const char* msg, Json body = Json::object());

@@ -22,7 +22,7 @@ double fraction(double value, double ceiling) {
 void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, double ceiling_gbs) {
   for (auto& row : rows) {
     row.repetitions = static_cast<std::int64_t>(row.samples.size());
-    if (row.status != "ok" || row.samples.empty()) continue;
+    if (row.status != RowStatus::Ok || row.samples.empty()) continue;
     const SampleStats s = summarize(row.samples);
     row.median_s = s.median;
     row.min_s = s.min;
@@ -38,7 +38,7 @@ void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, dou
   // Fastest ok peer per case (group) in these rows.
   std::map<std::string, const ResultRow*> fastest;
   for (const auto& row : rows) {
-    if (row.variant_kind != "peer" || row.status != "ok" || !std::isfinite(row.median_s)) continue;
+    if (row.variant_kind != "peer" || row.status != RowStatus::Ok || !std::isfinite(row.median_s)) continue;
     auto& best = fastest[row.group_id];
     if (!best || row.median_s < best->median_s) best = &row;
   }
@@ -48,7 +48,7 @@ void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, dou
     const auto it = peer.find(row.group_id);
     if (it == peer.end()) continue;
     row.fastest_peer = it->second.first;
-    if (row.status == "ok" && row.median_s > 0.0)
+    if (row.status == RowStatus::Ok && row.median_s > 0.0)
       row.speedup_vs_fastest_peer = it->second.second / row.median_s;
   }
 }

@@ -28,7 +28,6 @@
 namespace tfbench::harness {
 
 using impl::Hello;
-using impl::VariantOutcome;
 
 int available_cpus() {
   return std::max(1, affinity_cpu_count());
@@ -81,18 +80,30 @@ struct PendingCase {
 };
 
 struct Tally {
-  std::map<std::string, std::size_t> by_status;
+  std::map<RowStatus, std::size_t> by_status;
   std::size_t verification_failures = 0;
   double overhead_s = 0.0;
   double startup_s = 0.0;
   double ceilings_s = 0.0;
   std::size_t workers = 0;
   bool failures() const {
-    for (const char* s : {"check_failed", "error", "crashed", "timed_out"}) {
-      const auto it = by_status.find(s);
-      if (it != by_status.end() && it->second) return true;
+    for (const auto& [status, n] : by_status) {
+      if (is_failure(status) && n) return true;
     }
     return verification_failures > 0;
+  }
+  /// "3 ok", "1 skipped", ... in the order of the status names.
+  std::vector<std::string> counts() const {
+    std::map<std::string, std::size_t> named;
+    for (const auto& [status, n] : by_status) named[name(status)] += n;
+    std::vector<std::string> out;
+    for (const auto& [text, n] : named) out.push_back(std::to_string(n) + " " + text);
+    return out;
+  }
+  std::size_t rows() const {
+    std::size_t n = 0;
+    for (const auto& entry : by_status) n += entry.second;
+    return n;
   }
 };
 
@@ -124,13 +135,14 @@ class Session {
     return nullptr;
   }
 
-  ResultRow base_row(const WorkerPlan& w, const CaseGroup& g, const std::string& variant) const {
-    ResultRow row;
-    row.case_id = case_id(g, variant);
+  /// Adds what the parent knows to a row: the case, its variant's facts (where the worker did not
+  /// say), the worker it ran on and the case's settings.
+  ResultRow identify(const WorkerPlan& w, const CaseGroup& g, ResultRow row) const {
+    row.case_id = case_id(g, row.variant);
     row.group_id = g.group_id;
     row.family = std::string(g.family->name());
-    row.variant = variant;
-    if (const auto* info = find_variant(g, variant)) {
+    const auto* info = find_variant(g, row.variant);
+    if (info && row.variant_kind.empty()) {
       row.variant_kind = workloads::name(info->kind);
       row.provider = info->provider;
       row.strategy = info->strategy;
@@ -146,33 +158,14 @@ class Session {
     return row;
   }
 
-  ResultRow row_from_outcome(const WorkerPlan& w, const CaseGroup& g, const VariantOutcome& o) const {
-    ResultRow row = base_row(w, g, o.variant);
-    if (!o.variant_kind.empty()) {
-      row.variant_kind = o.variant_kind;
-      row.provider = o.provider;
-      row.strategy = o.strategy;
-    }
-    row.status = o.status;
-    row.error = o.error;
-    row.overhead_s = o.overhead_s;
-    if (o.status == "ok" || o.status == "check_failed") {
-      row.max_rel_error = o.max_rel_error;
-      row.tolerance = o.tolerance;
-    }
-    if (o.status == "ok") {
-      row.samples = o.samples;
-      row.iterations = o.iterations;
-      // Zero work means "not meaningful" for the family: recorded as missing (NaN).
-      row.flops = o.flops > 0 ? o.flops : kNaN;
-      row.bytes = o.bytes > 0 ? o.bytes : kNaN;
-      row.allocations = o.allocations;
-      row.pool_hits = o.pool_hits;
-      row.transfers = o.transfers;
-      row.bytes_retained = o.bytes_retained;
-      row.metrics = dump_json(o.metrics);
-    }
-    return row;
+  /// A row the parent records itself (the worker never reported it), with its status and why.
+  ResultRow unreported_row(const WorkerPlan& w, const CaseGroup& g, const std::string& variant,
+                           RowStatus status, const std::string& error) const {
+    ResultRow row;
+    row.variant = variant;
+    row.status = status;
+    row.error = error;
+    return identify(w, g, std::move(row));
   }
 
   /// A row's share of the run's estimate (what estimate_run() counted for it).
@@ -195,16 +188,11 @@ class Session {
   }
 
   /// Records every pending variant of the given cases with one status and reason.
-  void record_pending(const WorkerPlan& w, std::vector<PendingCase>& pending, const std::string& status,
+  void record_pending(const WorkerPlan& w, std::vector<PendingCase>& pending, RowStatus status,
                       const std::string& error) {
     for (const auto& p : pending) {
       std::vector<ResultRow> rows;
-      for (const auto& v : p.variants) {
-        ResultRow row = base_row(w, w.groups[p.index], v);
-        row.status = status;
-        row.error = error;
-        rows.push_back(std::move(row));
-      }
+      for (const auto& v : p.variants) rows.push_back(unreported_row(w, w.groups[p.index], v, status, error));
       record(w, w.groups[p.index], std::move(rows));
     }
     pending.clear();
@@ -224,11 +212,10 @@ class Session {
       culprits = {*t.variant};
     std::vector<ResultRow> rows;
     for (const auto& v : culprits) {
-      ResultRow row = base_row(w, g, v);
-      row.status = "timed_out";
-      row.error = "exceeded the case time limit of " + limit + " " + while_doing(t.phase) + " (worker " +
-                  std::to_string(pid) + " killed; a case that is only slow needs a larger case_timeout)";
-      rows.push_back(std::move(row));
+      rows.push_back(unreported_row(w, g, v, RowStatus::TimedOut,
+                                    "exceeded the case time limit of " + limit + " " + while_doing(t.phase) +
+                                        " (worker " + std::to_string(pid) +
+                                        " killed; a case that is only slow needs a larger case_timeout)"));
       it->variants.erase(std::remove(it->variants.begin(), it->variants.end(), v), it->variants.end());
     }
     record(w, g, std::move(rows));
@@ -340,8 +327,8 @@ class Session {
           if (index >= w.groups.size()) return;
           const CaseGroup& g = w.groups[index];
           std::vector<ResultRow> rows;
-          for (const auto& o : m.at("rows").get<std::vector<VariantOutcome>>())
-            rows.push_back(row_from_outcome(w, g, o));
+          for (auto& row : m.at("rows").get<std::vector<ResultRow>>())
+            rows.push_back(identify(w, g, std::move(row)));
           record(w, g, std::move(rows));
           pending.erase(std::remove_if(pending.begin(), pending.end(),
                                        [&](const PendingCase& p) { return p.index == index; }),
@@ -385,7 +372,7 @@ class Session {
                                  [&](const PendingCase& p) { return p.index == current_->first; });
           if (it != pending.end()) {
             std::vector<PendingCase> one = {*it};
-            record_pending(w, one, "interrupted",
+            record_pending(w, one, RowStatus::Interrupted,
                            "interrupted by " + impl::signal_name(end.interrupt_signal));
           }
         }
@@ -400,13 +387,13 @@ class Session {
                                 ") while starting Kokkos and the BLAS library with " +
                                 std::to_string(w.threads) + " thread(s); anything it printed went to stderr";
         progress_.note(why);
-        record_pending(w, pending, "error", why);
+        record_pending(w, pending, RowStatus::Error, why);
       } else if (!hello_->verified) {
         ++tally_.verification_failures;
         writer_.update_worker(*worker_index, worker_row_);
         progress_.note("worker " + std::to_string(process.pid) + ": " + label +
                        ": verification failed: " + hello_->why);
-        record_pending(w, pending, "error", "verification failed: " + hello_->why);
+        record_pending(w, pending, RowStatus::Error, "verification failed: " + hello_->why);
       } else if (timed_out) {
         worker_row_.exit = "killed: case time limit of " + format_seconds(timed_out->limit_s) + " exceeded";
         writer_.update_worker(*worker_index, worker_row_);
@@ -424,10 +411,9 @@ class Session {
                                [&](const PendingCase& p) { return p.index == current_->first; });
         if (it != pending.end()) {
           const CaseGroup& g = w.groups[it->index];
-          ResultRow row = base_row(w, g, current_->second);
-          row.status = "crashed";
-          row.error = how + " " + doing + " (worker " + std::to_string(process.pid) + ")";
-          record(w, g, {row});
+          record(w, g,
+                 {unreported_row(w, g, current_->second, RowStatus::Crashed,
+                                 how + " " + doing + " (worker " + std::to_string(process.pid) + ")")});
           it->variants.erase(std::remove(it->variants.begin(), it->variants.end(), current_->second),
                              it->variants.end());
           if (it->variants.empty()) pending.erase(it);
@@ -438,7 +424,7 @@ class Session {
       } else {
         worker_row_.exit = how;
         writer_.update_worker(*worker_index, worker_row_);
-        record_pending(w, pending, "error",
+        record_pending(w, pending, RowStatus::Error,
                        "worker " + std::to_string(process.pid) + " ended (" + how + ") outside any case");
       }
     }
@@ -613,12 +599,8 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   progress.finish();
 
   const Tally& t = session.tally();
-  std::vector<std::string> counts;
-  std::size_t rows = 0;
-  for (const auto& [s, n] : t.by_status) {
-    counts.push_back(std::to_string(n) + " " + s);
-    rows += n;
-  }
+  const std::vector<std::string> counts = t.counts();
+  const std::size_t rows = t.rows();
   out << "\ntfbench run: " << status << ": " << rows << " row(s)"
       << (counts.empty() ? "" : " (" + join(counts) + ")") << " in " << format_seconds(progress.elapsed())
       << '\n';

@@ -13,6 +13,7 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -147,80 +148,135 @@ Hello verify(const WorkerJob& job) {
   return h;
 }
 
-/// Checks and times every selected variant of one case, then reports them together.
-void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& faults, Channel& channel) {
-  std::vector<VariantOutcome> outcomes;
-  const workloads::Family* family = workloads::find_family(job_case.family);
+/// Same inputs for every variant of the case, different per case, reproducible from the run seed.
+workloads::RunContext case_context(const JobCase& job_case, const WorkerJob& job) {
   workloads::RunContext ctx;
   ctx.space = job.space;
   ctx.threads = job.threads;
-  // Same inputs for every variant of the case, different per case, reproducible from the run seed.
   ctx.seed = mix(job.seed ^ hash_text(job_case.group_id));
+  return ctx;
+}
 
-  std::vector<workloads::VariantInfo> offered;
-  std::string family_error;
+/// What the family offers for the case here, or why it offers nothing.
+struct Offer {
+  std::vector<workloads::VariantInfo> variants;
+  std::string error;  // non-empty: no variant of the case can run
+  const workloads::VariantInfo* find(const std::string& variant) const {
+    const auto it = std::find_if(variants.begin(), variants.end(),
+                                 [&](const workloads::VariantInfo& v) { return v.name == variant; });
+    return it == variants.end() ? nullptr : &*it;
+  }
+};
+
+Offer offered_variants(const workloads::Family* family, const JobCase& job_case,
+                       const workloads::RunContext& ctx) {
+  Offer offer;
   if (!family) {
-    family_error = "family '" + job_case.family + "' is not compiled into this tfbench";
-  } else {
-    try {
-      offered = family->variants(job_case.params, ctx);
-    } catch (const std::exception& e) {
-      family_error = std::string("variants(): ") + e.what();
-    }
+    offer.error = "family '" + job_case.family + "' is not compiled into this tfbench";
+    return offer;
   }
+  try {
+    offer.variants = family->variants(job_case.params, ctx);
+  } catch (const std::exception& e) {
+    offer.error = std::string("variants(): ") + e.what();
+  }
+  return offer;
+}
 
+/// The row of one variant before it is checked: the parent adds the case and the worker.
+ResultRow variant_row(const std::string& variant) {
+  ResultRow row;
+  row.variant = variant;
+  row.overhead_s = 0.0;
+  return row;
+}
+
+void fail(ResultRow& row, RowStatus status, std::string error) {
+  row.status = status;
+  row.error = std::move(error);
+}
+
+/// A row keeps only what its status vouches for: the measurements of an `ok` row, and the check's
+/// error in an `ok` or `check_failed` one.
+void drop_unvouched_measurements(ResultRow& row) {
+  if (row.status == RowStatus::Ok) return;
+  const ResultRow fresh;
+  row.samples.clear();
+  row.iterations = fresh.iterations;
+  row.flops = row.bytes = kNaN;
+  row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
+  row.metrics = fresh.metrics;
+  if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
+}
+
+/// The case's rows, in job order, and the instances that passed their check (to be timed).
+struct CaseRows {
+  std::vector<ResultRow> rows;
   std::vector<std::unique_ptr<workloads::Instance>> instances;
-  std::vector<std::size_t> timed_outcome;  // outcome index of each instance
-  for (const auto& variant : job_case.variants) {
-    VariantOutcome o;
-    o.variant = variant;
-    const auto info = std::find_if(offered.begin(), offered.end(),
-                                   [&](const workloads::VariantInfo& v) { return v.name == variant; });
-    if (!family_error.empty() || info == offered.end()) {
-      o.status = "error";
-      o.error =
-          !family_error.empty() ? family_error : "the family does not offer this variant in this worker";
-      outcomes.push_back(std::move(o));
-      continue;
-    }
-    o.variant_kind = workloads::name(info->kind);
-    o.provider = info->provider;
-    o.strategy = info->strategy;
-    if (info->unavailable) {
-      o.status = "skipped";
-      o.error = *info->unavailable;
-      outcomes.push_back(std::move(o));
-      continue;
-    }
-    channel.send(message("begin", {{"case", job_case.index}, {"variant", variant}, {"phase", "check"}}));
-    const std::string id = job_case.group_id + "/" + variant;
-    if (const auto fault = faults.fault_before(id)) inject(*fault);
-    const auto t0 = Clock::now();
-    try {
-      auto instance = family->instantiate(job_case.params, variant, ctx);
-      const workloads::CheckResult check = instance->check();
-      o.max_rel_error = check.max_rel_error;
-      o.tolerance = check.tolerance;
-      if (!check.passed) {
-        o.status = "check_failed";
-        o.error = check.message + " (max relative error " + format_number(check.max_rel_error, 3) +
-                  " > tolerance " + format_number(check.tolerance, 3) + ")";
-      } else {
-        instances.push_back(std::move(instance));
-        timed_outcome.push_back(outcomes.size());
-      }
-    } catch (const std::exception& e) {
-      o.status = "error";
-      o.error = e.what();
-    }
-    o.overhead_s = seconds_since(t0);
-    outcomes.push_back(std::move(o));
-  }
+  std::vector<std::size_t> row_of_instance;
+};
 
-  std::vector<TimedVariant> timed(instances.size());
-  for (std::size_t i = 0; i < instances.size(); ++i) {
-    const std::string& variant = outcomes[timed_outcome[i]].variant;
-    timed[i].instance = instances[i].get();
+/// Builds and checks one variant; a passing one joins the variants to be timed.
+void check_variant(const workloads::Family& family, const JobCase& job_case, const workloads::RunContext& ctx,
+                   const FaultPlan& faults, Channel& channel, ResultRow row, CaseRows& out) {
+  channel.send(message("begin", {{"case", job_case.index}, {"variant", row.variant}, {"phase", "check"}}));
+  if (const auto fault = faults.fault_before(job_case.group_id + "/" + row.variant)) inject(*fault);
+  const auto t0 = Clock::now();
+  try {
+    auto instance = family.instantiate(job_case.params, row.variant, ctx);
+    const workloads::CheckResult check = instance->check();
+    row.max_rel_error = check.max_rel_error;
+    row.tolerance = check.tolerance;
+    if (!check.passed) {
+      fail(row, RowStatus::CheckFailed,
+           check.message + " (max relative error " + format_number(check.max_rel_error, 3) + " > tolerance " +
+               format_number(check.tolerance, 3) + ")");
+    } else {
+      row.status = RowStatus::Ok;
+      out.instances.push_back(std::move(instance));
+      out.row_of_instance.push_back(out.rows.size());
+    }
+  } catch (const std::exception& e) {
+    fail(row, RowStatus::Error, e.what());
+  }
+  row.overhead_s = seconds_since(t0);
+  out.rows.push_back(std::move(row));
+}
+
+/// The rows of every selected variant, checked where the family offers and can run it.
+CaseRows check_variants(const workloads::Family* family, const Offer& offer, const JobCase& job_case,
+                        const workloads::RunContext& ctx, const FaultPlan& faults, Channel& channel) {
+  CaseRows out;
+  for (const auto& variant : job_case.variants) {
+    ResultRow row = variant_row(variant);
+    const workloads::VariantInfo* info = offer.find(variant);
+    if (!offer.error.empty() || !info) {
+      fail(row, RowStatus::Error,
+           !offer.error.empty() ? offer.error : "the family does not offer this variant in this worker");
+      out.rows.push_back(std::move(row));
+      continue;
+    }
+    row.variant_kind = workloads::name(info->kind);
+    row.provider = info->provider;
+    row.strategy = info->strategy;
+    if (info->unavailable) {
+      fail(row, RowStatus::Skipped, *info->unavailable);
+      out.rows.push_back(std::move(row));
+      continue;
+    }
+    check_variant(*family, job_case, ctx, faults, channel, std::move(row), out);
+  }
+  return out;
+}
+
+/// Times the checked variants together, interleaved round by round.
+std::vector<TimedVariant> time_checked(CaseRows& c, const JobCase& job_case, const WorkerJob& job,
+                                       const workloads::RunContext& ctx, const FaultPlan& faults,
+                                       Channel& channel) {
+  std::vector<TimedVariant> timed(c.instances.size());
+  for (std::size_t i = 0; i < c.instances.size(); ++i) {
+    const std::string& variant = c.rows[c.row_of_instance[i]].variant;
+    timed[i].instance = c.instances[i].get();
     timed[i].delay_us = faults.delay_us(job_case.group_id + "/" + variant);
     timed[i].on_start = [&channel, index = job_case.index, variant] {
       channel.send(message("begin", {{"case", index}, {"variant", variant}, {"phase", "time"}}));
@@ -231,37 +287,48 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& fa
   settings.min_time = job_case.min_time;
   settings.shuffle_seed = mix(ctx.seed ^ static_cast<std::uint64_t>(job.threads));
   if (!timed.empty()) time_interleaved(timed, settings);
+  return timed;
+}
 
-  for (std::size_t i = 0; i < timed.size(); ++i) {
-    VariantOutcome& o = outcomes[timed_outcome[i]];
-    workloads::Instance& instance = *instances[i];
-    channel.send(message("begin", {{"case", job_case.index}, {"variant", o.variant}, {"phase", "collect"}}));
-    o.samples = timed[i].samples;
-    o.iterations = timed[i].runs_per_sample;
-    o.overhead_s += timed[i].calibration_s;
-    if (!timed[i].error.empty()) {
-      o.status = "error";
-      o.error = "while timing: " + timed[i].error;
-    }
-    try {
-      const workloads::Work work = instance.work();
-      o.flops = work.flops;
-      o.bytes = work.bytes;
-      // Resource counts and metrics come from extra runs after timing, never from timed ones.
-      const workloads::ResourceCounts counts = instance.resources();
-      o.allocations = counts.allocations;
-      o.pool_hits = counts.pool_hits;
-      o.transfers = counts.transfers;
-      o.bytes_retained = counts.bytes_retained;
-      o.metrics = instance.metrics();
-    } catch (const std::exception& e) {
-      o.status = "error";
-      o.error = std::string("after timing: ") + e.what();
-    }
+/// Records the samples of one timed variant, then its work, resource counts and metrics, which come
+/// from extra runs after timing, never from timed ones.
+void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& instance) {
+  row.samples = timed.samples;
+  row.iterations = timed.runs_per_sample;
+  row.overhead_s += timed.calibration_s;
+  if (!timed.error.empty()) fail(row, RowStatus::Error, "while timing: " + timed.error);
+  try {
+    const workloads::Work work = instance.work();
+    // Zero work means "not meaningful" for the family: recorded as missing (NaN).
+    row.flops = work.flops > 0 ? work.flops : kNaN;
+    row.bytes = work.bytes > 0 ? work.bytes : kNaN;
+    const workloads::ResourceCounts counts = instance.resources();
+    row.allocations = counts.allocations;
+    row.pool_hits = counts.pool_hits;
+    row.transfers = counts.transfers;
+    row.bytes_retained = counts.bytes_retained;
+    row.metrics = dump_json(Json(instance.metrics()));
+  } catch (const std::exception& e) {
+    fail(row, RowStatus::Error, std::string("after timing: ") + e.what());
   }
-  instances.clear();  // free the case's memory before the next one
+}
 
-  channel.send(message("rows", {{"case", job_case.index}, {"rows", outcomes}}));
+/// Checks and times every selected variant of one case, then reports their rows together.
+void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& faults, Channel& channel) {
+  const workloads::Family* family = workloads::find_family(job_case.family);
+  const workloads::RunContext ctx = case_context(job_case, job);
+  const Offer offer = offered_variants(family, job_case, ctx);
+  CaseRows c = check_variants(family, offer, job_case, ctx, faults, channel);
+  const std::vector<TimedVariant> timed = time_checked(c, job_case, job, ctx, faults, channel);
+  for (std::size_t i = 0; i < timed.size(); ++i) {
+    ResultRow& row = c.rows[c.row_of_instance[i]];
+    channel.send(
+        message("begin", {{"case", job_case.index}, {"variant", row.variant}, {"phase", "collect"}}));
+    collect(row, timed[i], *c.instances[i]);
+  }
+  c.instances.clear();  // free the case's memory before the next one
+  for (auto& row : c.rows) drop_unvouched_measurements(row);
+  channel.send(message("rows", {{"case", job_case.index}, {"rows", c.rows}}));
 }
 
 }  // namespace

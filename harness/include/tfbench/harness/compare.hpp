@@ -61,7 +61,7 @@ std::size_t rounds_needed(double alpha);
 struct CaseComparison {
   std::string case_id, family, variant, exec_space;
   std::int64_t threads = 0;
-  std::string base_status, new_status;
+  RowStatus base_status = RowStatus::Unknown, new_status = RowStatus::Unknown;
   double base_median = kNaN, new_median = kNaN;
   std::size_t base_samples = 0, new_samples = 0;
   double threshold_pct = kNaN;

@@ -6,8 +6,10 @@
 #include <cstdint>
 #include <limits>
 #include <memory>
+#include <optional>
 #include <stdexcept>
 #include <string>
+#include <string_view>
 #include <vector>
 
 namespace tfbench::harness {
@@ -65,12 +67,28 @@ struct WorkerRow {
   std::string binding;       // how the worker pinned its threads ("off": not pinned)
 };
 
-/// One row of the `results` table: one (case, variant, thread configuration).
+/// How a result row ended. The file holds the text of `name()`; `Unknown` is a row whose file has
+/// no status (or one this tfbench does not know), written back as an empty string.
+enum class RowStatus { Unknown, Ok, Skipped, CheckFailed, Error, Crashed, TimedOut, Interrupted };
+
+/// "ok", "skipped", "check_failed", "error", "crashed", "timed_out", "interrupted"; "" for Unknown.
+const char* name(RowStatus status);
+/// The status spelled `text`; nullopt for any other text (the empty string included).
+std::optional<RowStatus> parse_row_status(std::string_view text);
+/// A row that failed: check_failed, error, crashed or timed_out (not ok, skipped or interrupted).
+bool is_failure(RowStatus status);
+
+/// One row of the `results` table: one (case, variant, thread configuration). The one record of a
+/// finished variant: the worker fills what it measured, the protocol carries it to the parent
+/// (run/protocol.hpp), which adds the case's identity and its worker, derives the statistics
+/// (rows.hpp) and writes it; the reader, report, compare and the exports read it back. Its columns
+/// are listed once, in results/schema.cpp.
 struct ResultRow {
   std::string case_id, group_id, family, variant, variant_kind, provider, strategy, params;
   std::string exec_space;
   std::int64_t threads = 0, kokkos_threads = 0, blas_threads = 0;
-  std::string status, error;
+  RowStatus status = RowStatus::Unknown;
+  std::string error;
   std::int64_t repetitions = 0, iterations = 0;
   double median_s = kNaN, min_s = kNaN, max_s = kNaN, mean_s = kNaN, stddev_s = kNaN, cv = kNaN;
   double flops = kNaN, bytes = kNaN, gflops = kNaN, gbs = kNaN;
