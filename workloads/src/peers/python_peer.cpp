@@ -1,8 +1,10 @@
 #include "peers/python_peer.hpp"
 
+#include "tfbench/engine/exec/cpu_set.hpp"
 #include "tfbench/workloads/family.hpp"
 
 #include <fcntl.h>
+#include <omp.h>
 #include <poll.h>
 #include <sched.h>
 #include <sys/mman.h>
@@ -10,6 +12,7 @@
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <algorithm>
 #include <atomic>
 #include <cctype>
 #include <cerrno>
@@ -39,6 +42,27 @@ std::map<std::string, std::string> parse_fields(const std::string& text) {
 
 std::string errno_text(const char* what) {
   return std::string(what) + ": " + std::strerror(errno);
+}
+
+/// The CPUs the peer may use: the worker process's own set (latched by the engine before the worker
+/// pins its threads) joined with OpenMP's places (libgomp pins the main thread at start-up under
+/// OMP_PROC_BIND; its places come from the set the process started with). Never wider than what
+/// the process was given: under Slurm's binding or taskset the peer stays inside it.
+cpu_set_t peer_cpus() {
+  cpu_set_t cpus;
+  CPU_ZERO(&cpus);
+  const CpuSet allowed = CpuSet::allowed();
+  for (int c = 0; c < CpuSet::kMaxCpus && c < CPU_SETSIZE; ++c) {
+    if (allowed.contains(c)) CPU_SET(c, &cpus);
+  }
+  for (int p = 0; p < omp_get_num_places(); ++p) {
+    std::vector<int> ids(static_cast<std::size_t>(std::max(0, omp_get_place_num_procs(p))));
+    if (!ids.empty()) omp_get_place_proc_ids(p, ids.data());
+    for (int id : ids) {
+      if (id >= 0 && id < CPU_SETSIZE) CPU_SET(id, &cpus);
+    }
+  }
+  return cpus;
 }
 
 std::string lower(std::string s) {
@@ -114,12 +138,9 @@ void PythonPeerRunner::ensure_started_locked() {
   envp.push_back(nullptr);
   std::string arg0 = python, arg1 = "-u", arg2 = script;
   char* argv[] = {arg0.data(), arg1.data(), arg2.data(), nullptr};
-  // The worker's main thread may be pinned (OMP_PROC_BIND); the peer gets every CPU the process may
-  // use (the kernel intersects the set with the cgroup's).
-  cpu_set_t cpus;
-  CPU_ZERO(&cpus);
-  const long configured = sysconf(_SC_NPROCESSORS_CONF);
-  for (long c = 0; c < configured && c < CPU_SETSIZE; ++c) CPU_SET(static_cast<int>(c), &cpus);
+  // The calling thread may be pinned to one core (the worker's pinning, OMP_PROC_BIND): the peer
+  // gets the process's set instead, not every CPU of the machine (which would escape a binding).
+  const cpu_set_t cpus = peer_cpus();
 
   const pid_t pid = fork();
   if (pid < 0) {
