@@ -3,20 +3,28 @@
 # integration test: munged, slurmctld and slurmd on loopback, every file under one state folder.
 #
 #   scripts/slurm/local-cluster.sh install        Debian's slurm-wlm + munge, if missing
-#   scripts/slurm/local-cluster.sh start STATE    write STATE/etc/slurm.conf, start the daemons,
-#                                                 wait until the node is idle; prints the env line
+#   scripts/slurm/local-cluster.sh start STATE [--nodes N]
+#                                                 write STATE/etc/slurm.conf, start the daemons,
+#                                                 wait until every node is idle; prints the env line
 #   scripts/slurm/local-cluster.sh stop STATE     cancel jobs, stop the daemons this script started
 #   scripts/slurm/local-cluster.sh env STATE      print `export SLURM_CONF=...` for the clients
 #   scripts/slurm/local-cluster.sh diagnose STATE squeue, scontrol, job records, daemon log tails
 #
 # Exit: 0 ok; 1 failed; 3 not possible here (no root and no sudo to install, or the daemons cannot
-# run as this user). Nothing outside STATE is touched except the packages `install` adds.
+# run as this user, or --nodes N > 1 without root). Nothing outside STATE is touched except the
+# packages `install` adds and, with --nodes, the links and cgroups local-nodes.sh makes (and
+# `stop` removes).
 #
-# The cluster: ClusterName tfbench-local, one partition `local` with this machine as node
-# (CPUs from nproc, memory from /proc/meminfo), cgroup-free plugins that work in containers
-# (proctrack/linuxproc, task/affinity), no accounting database (finished jobs are kept by
-# slurmctld for MinJobAge and written to STATE/log/jobcomp.log by jobcomp/filetxt).
+# The cluster: ClusterName tfbench-local, one partition `local`; cgroup-free Slurm plugins that work
+# in containers (proctrack/linuxproc, task/affinity), no accounting database (finished jobs are
+# kept by slurmctld for MinJobAge and written to STATE/log/jobcomp.log by jobcomp/filetxt).
+# One node (default): this machine on loopback (CPUs from nproc, memory from /proc/meminfo).
+# --nodes N (root): N nodes node1..nodeN, each a slurmd in its own network, UTS and mount
+# namespaces with its own address, hostname and CPU (local-nodes.sh), the controller on a bridge
+# in the caller's network namespace (run it inside `unshare --net` to keep the machine's clean).
 set -euo pipefail
+# shellcheck source=local-nodes.sh
+source "$(dirname "$0")/local-nodes.sh"
 
 say() { printf '[local-cluster] %s\n' "$*" >&2; }
 die() { printf '[local-cluster] ERROR: %s\n' "$*" >&2; exit 1; }
@@ -73,8 +81,8 @@ state_dir() {  # absolute STATE, created
   (cd "$1" && pwd)
 }
 
-write_conf() {  # $1 = STATE
-  local st=$1 user host cpus mem_kb mem_mb ctld_port slurmd_port
+write_conf() {  # $1 = STATE, $2 = number of nodes
+  local st=$1 nodes=$2 user host cpus mem_kb mem_mb ctld_port slurmd_port ctld_host node_lines
   user=$(id -un)
   host=$(hostname -s)
   cpus=$(nproc)
@@ -84,11 +92,19 @@ write_conf() {  # $1 = STATE
   slurmd_port=$(free_port)
   [ "$slurmd_port" != "$ctld_port" ] || slurmd_port=$(free_port)
   mkdir -p "$st"/{etc,munge,ctld,spool,log,run,tmp}
+  if [ "$nodes" = 1 ]; then
+    ctld_host="$host(127.0.0.1)"
+    node_lines="NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
+PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP"
+  else
+    ctld_host="$host($NODES_NET.254)"
+    node_lines=$(nodes_conf "$st" "$nodes" $((mem_mb / nodes)))
+  fi
   chmod 755 "$st/munge"  # the socket must be reachable; the key itself is 0600
   cat > "$st/etc/slurm.conf" <<CONF
-# Written by scripts/slurm/local-cluster.sh: a single-node test cluster on loopback.
+# Written by scripts/slurm/local-cluster.sh: a $nodes-node test cluster.
 ClusterName=tfbench-local
-SlurmctldHost=$host(127.0.0.1)
+SlurmctldHost=$ctld_host
 SlurmctldPort=$ctld_port
 SlurmdPort=$slurmd_port
 SlurmUser=$user
@@ -97,11 +113,11 @@ AuthType=auth/munge
 AuthInfo=socket=$st/munge/munge.socket.2
 CredType=cred/munge
 StateSaveLocation=$st/ctld
-SlurmdSpoolDir=$st/spool
+SlurmdSpoolDir=$st/spool/%n
 SlurmctldPidFile=$st/run/slurmctld.pid
-SlurmdPidFile=$st/run/slurmd.pid
+SlurmdPidFile=$st/run/slurmd-%n.pid
 SlurmctldLogFile=$st/log/slurmctld.log
-SlurmdLogFile=$st/log/slurmd.log
+SlurmdLogFile=$st/log/slurmd-%n.log
 SlurmctldDebug=info
 SlurmdDebug=info
 TmpFS=$st/tmp
@@ -121,10 +137,9 @@ MinJobAge=3600
 MailProg=/bin/true
 SlurmdParameters=config_overrides
 SlurmdTimeout=60
-NodeName=$host NodeAddr=127.0.0.1 NodeHostname=$host CPUs=$cpus RealMemory=$mem_mb State=UNKNOWN
-PartitionName=local Nodes=$host Default=YES MaxTime=INFINITE State=UP
+$node_lines
 CONF
-  say "wrote $st/etc/slurm.conf (node $host: $cpus CPUs, $mem_mb MB; ports $ctld_port/$slurmd_port)"
+  say "wrote $st/etc/slurm.conf ($nodes node(s), $cpus CPUs, $mem_mb MB in all; ports $ctld_port/$slurmd_port)"
 }
 
 alive() {  # $1 = pid file, $2 = daemon name: true when that daemon runs with the pid in the file
@@ -143,18 +158,36 @@ wait_for() {  # $1 = seconds, $2.. = command; polls every 0.5 s
   done
 }
 
-node_idle() { sinfo -h -N -o '%T' 2>/dev/null | grep -qE '^(idle|mixed|allocated)'; }
+nodes_idle() {  # $1 = how many nodes: true when that many are idle (or busy)
+  [ "$(sinfo -h -N -o '%T' 2>/dev/null | grep -cE '^(idle|mixed|allocated)')" -ge "$1" ]
+}
 
 cmd_start() {
   export PATH=$PATH:/usr/sbin:/sbin
   have_all || impossible "Slurm/munge missing: run '$0 install' first"
-  local st
+  local st nodes=1
   st=$(state_dir "${1:-}")
+  shift
+  while [ $# -gt 0 ]; do
+    case "$1" in
+      --nodes) nodes=${2:?}; shift 2 ;;
+      *) die "unknown start option $1" ;;
+    esac
+  done
+  [[ "$nodes" =~ ^[1-9][0-9]*$ ]] || die "--nodes takes a positive count, not '$nodes'"
+  if [ "$nodes" -gt 1 ]; then
+    [ "$(id -u)" = 0 ] || impossible "--nodes $nodes needs root (network namespaces, cgroups)"
+    for b in ip nsenter unshare setsid taskset; do
+      command -v "$b" >/dev/null || impossible "--nodes $nodes needs $b"
+    done
+  fi
   if alive "$st/run/slurmctld.pid" slurmctld; then die "a cluster already runs from $st (stop it first)"; fi
-  write_conf "$st"
+  write_conf "$st" "$nodes"
   export SLURM_CONF=$st/etc/slurm.conf
+  [ "$nodes" = 1 ] || nodes_setup "$st" "$nodes"
 
-  # munge: a fresh key of our own, its own socket; nothing of the system's munge is used.
+  # munge: a fresh key of our own, its own socket; nothing of the system's munge is used. A unix
+  # socket on the filesystem: the nodes' network namespaces reach it too.
   if [ ! -s "$st/munge/munge.key" ]; then
     mungekey --create --keyfile="$st/munge/munge.key" 2>/dev/null ||
       dd if=/dev/urandom of="$st/munge/munge.key" bs=1024 count=1 status=none
@@ -173,14 +206,18 @@ cmd_start() {
   wait_for 20 scontrol ping || { tail -n 30 "$st/log/slurmctld.log" >&2; die "slurmctld does not answer"; }
   say "slurmctld up (pid $(cat "$st/run/slurmctld.pid"))"
 
-  slurmd -f "$SLURM_CONF" ||
-    { tail -n 30 "$st/log/slurmd.log" >&2 || true; die "slurmd failed to start"; }
-  if ! wait_for 30 node_idle; then
-    sinfo -N -l >&2 || true
-    tail -n 30 "$st/log/slurmd.log" "$st/log/slurmctld.log" >&2 || true
-    die "the node did not become idle within 30 s"
+  if [ "$nodes" = 1 ]; then
+    slurmd -f "$SLURM_CONF" ||
+      { tail -n 30 "$st"/log/slurmd-*.log >&2 || true; die "slurmd failed to start"; }
+  else
+    nodes_start_slurmd "$st" "$nodes"
   fi
-  say "slurmd up (pid $(cat "$st/run/slurmd.pid")); node: $(sinfo -h -N -o '%N %T %c CPUs %m MB')"
+  if ! wait_for 30 nodes_idle "$nodes"; then
+    sinfo -N -l >&2 || true
+    tail -n 30 "$st"/log/slurmd-*.log "$st/log/slurmctld.log" >&2 || true
+    die "not all $nodes node(s) became idle within 30 s"
+  fi
+  say "slurmd up (pid(s) $(cat "$st"/run/slurmd-*.pid | tr '\n' ' ')); nodes: $(sinfo -h -N -o '%N %T %c CPUs %m MB' | paste -sd ';')"
   echo "export SLURM_CONF=$SLURM_CONF"
 }
 
@@ -212,9 +249,11 @@ cmd_stop() {
       wait_for 15 sh -c '[ -z "$(squeue -h 2>/dev/null)" ]' || say "jobs still listed after 15 s"
     fi
   fi
-  stop_daemon "$st/run/slurmd.pid" slurmd
+  local f
+  for f in "$st"/run/slurmd-*.pid; do [ ! -e "$f" ] || stop_daemon "$f" slurmd; done
   stop_daemon "$st/run/slurmctld.pid" slurmctld
   stop_daemon "$st/munge/munged.pid" munged
+  nodes_teardown "$st"
 }
 
 cmd_env() {
@@ -237,7 +276,7 @@ cmd_diagnose() {
     sacct -a -X 2>&1 | head -n 5 || true
     echo "== job completion records ($st/log/jobcomp.log)"; tail -n 40 "$st/log/jobcomp.log" 2>&1 || true
     echo "== slurmctld.log";  tail -n 40 "$st/log/slurmctld.log" 2>&1 || true
-    echo "== slurmd.log";     tail -n 60 "$st/log/slurmd.log" 2>&1 || true
+    echo "== slurmd logs";    tail -n 60 "$st"/log/slurmd-*.log 2>&1 || true
     echo "== munged.log";     tail -n 10 "$st/log/munged.log" 2>&1 || true
   } >&2
 }

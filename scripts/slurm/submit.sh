@@ -21,6 +21,14 @@
 #   --partition P       --time T  --account A  --qos Q   passed to every sbatch
 #   --run-args "ARGS"   extra `tfbench run` arguments, e.g. "--repetitions 10 --filter gemm"
 #   --sbatch-arg ARG    one extra sbatch argument for every job (repeatable)
+#   --profile FILE      a bash file every batch job sources first, e.g. `module load` lines
+#                       [default: $TFBENCH_SLURM_PROFILE, else none]
+#   --build-on-node     every task (and the merge job) builds tfbench on its node, once per node
+#                       type (CPU model + ISA flags + --arch + sources), into --build-cache, and runs
+#                       that build (tfbench-node-build.sh); --tfbench still validates the configs
+#   --arch VALUE        TFBENCH_ARCH for those builds (implies --build-on-node)
+#   --build-cache DIR   where the node builds are cached, on a filesystem the nodes share
+#                       [default: build/nodes in this repository]
 #   --dry-run           validate, print the sbatch commands and the files they would use; submit
 #                       and write nothing
 #
@@ -36,7 +44,8 @@ die() { echo "submit: error: $*" >&2; exit 2; }
 usage() { awk 'NR > 1 && /^#/ { sub(/^# ?/, ""); print; next } NR > 1 { exit }' "$0" >&2; exit 2; }
 
 threads=1,max out="" bin=${TFBENCH:-$repo/build/default/harness/tfbench} run_args="" dry=0
-share=0 mem="" pin=1
+share=0 mem="" pin=1 build_on_node=0 arch="" build_cache=$repo/build/nodes
+profile=${TFBENCH_SLURM_PROFILE:-}
 common=() configs=()
 while [ $# -gt 0 ]; do
   case "$1" in
@@ -51,6 +60,10 @@ while [ $# -gt 0 ]; do
     --run-args) run_args=${2-}; shift 2 ;;
     --sbatch-arg) common+=("${2:?}"); shift 2 ;;
     --dry-run) dry=1; shift ;;
+    --profile) profile=${2:?}; shift 2 ;;
+    --build-on-node) build_on_node=1; shift ;;
+    --arch) arch=${2:?}; build_on_node=1; shift 2 ;;
+    --build-cache) build_cache=${2:?}; shift 2 ;;
     -h|--help) usage ;;
     --) shift; configs+=("$@"); break ;;
     -*) die "unknown option $1" ;;
@@ -62,6 +75,12 @@ done
 bin=$(cd "$(dirname "$bin")" && pwd)/$(basename "$bin")
 python=${TFBENCH_PYTHON:-/usr/bin/python3}
 [ -x "$python" ] || die "$python not found (set TFBENCH_PYTHON to a python3 with h5py)"
+if [ -n "$profile" ]; then
+  [ -r "$profile" ] || die "site profile not readable: $profile (--profile / TFBENCH_SLURM_PROFILE)"
+  profile=$(cd "$(dirname "$profile")" && pwd)/$(basename "$profile")
+fi
+[[ "$arch" =~ ^[A-Za-z0-9_.,+=-]*$ ]] || die "--arch '$arch': letters, digits and _.,+=- only"
+build_cache=$(realpath -m "$build_cache")
 command -v sbatch >/dev/null || [ $dry = 1 ] || die "sbatch not found: is Slurm's client installed and SLURM_CONF set?"
 
 # Absolute config paths, with distinct stems (a task's file is named <stem>.h5).
@@ -149,6 +168,11 @@ TFBENCH_PIN=$pin
 TFBENCH_PARTS=$(printf %q "$out/parts")
 TFBENCH_MERGED=$(printf %q "$out/merged.h5")
 TFBENCH_RUN_ARGS=$(printf %q "$run_args")
+TFBENCH_PROFILE=$(printf %q "$profile")
+TFBENCH_BUILD_ON_NODE=$build_on_node
+TFBENCH_NODE_ARCH=$(printf %q "$arch")
+TFBENCH_BUILD_CACHE=$(printf %q "$build_cache")
+TFBENCH_NODE_BUILD=$(printf %q "${TFBENCH_NODE_BUILD:-scripts/build.sh default tfbench}")
 ENV
 
 submitted=()
@@ -182,6 +206,8 @@ merge=$(sb --dependency="afterany:$array" --kill-on-invalid-dep=yes --mem=2G "${
 submitted+=("$merge")
 echo "merge job $merge (afterany:$array) -> $out/merged.h5"
 echo "logs: $out/logs/   configs: $n   threads: $thread_list   $([ $share = 1 ] && echo "shared nodes" || echo "whole nodes")$([ $pin = 1 ] || echo ", unpinned")"
+[ $build_on_node = 0 ] || echo "built on each node type (TFBENCH_ARCH ${arch:-unset}) into $build_cache/<node type>"
+[ -z "$profile" ] || echo "site profile: $profile"
 emit "$out/jobs.env" <<ENV
 ARRAY_JOBS="$array"
 MERGE_JOB=$merge

@@ -11,6 +11,7 @@ fail() { echo "tfbench-step: FAILED: $*" >&2; exit 1; }
 config=${1:?usage: tfbench-step.sh CONFIG}
 # shellcheck source=/dev/null
 source "${TFBENCH_JOB_ENV:?}"
+TFBENCH_BIN=${TFBENCH_NODE_BIN:-$TFBENCH_BIN}  # --build-on-node: the array task's build for this node
 
 # Physical cores in this step's CPU set: hardware threads of one core count once (sinfo's %c and
 # SLURM_CPUS_ON_NODE count threads).

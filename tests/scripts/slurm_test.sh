@@ -13,50 +13,29 @@
 # Exit 0 pass, 1 fail, 77 skipped (Slurm cannot be installed or started here: no root, no sudo).
 set -euo pipefail
 
-here=$(cd "$(dirname "$0")" && pwd)
-repo=$(cd "$here/../.." && pwd)
 work=${1:?usage: slurm_test.sh WORK_DIR}
 timeout_s=${TFBENCH_SLURM_TIMEOUT:-900}
-say() { printf '[slurm_test] %s\n' "$*" >&2; }
-fail() { printf '[slurm_test] FAILED: %s\n' "$*" >&2; exit 1; }
-skip() { printf '[slurm_test] SKIPPED: %s\n' "$*" >&2; exit 77; }
-export PATH=$PATH:/usr/sbin:/sbin
-
-tfbench=${TFBENCH:-$repo/build/default/harness/tfbench}
-[ -x "$tfbench" ] || fail "tfbench not built: $tfbench (set TFBENCH)"
+# shellcheck disable=SC2034  # read by slurm_lib.sh
+test_name=slurm_test
+# shellcheck source=slurm_lib.sh
+source "$(dirname "$0")/slurm_lib.sh"
 
 if [ "${TFBENCH_SLURM_INNER:-0}" != 1 ]; then
-  t0=$SECONDS
-  rc=0
-  "$repo/scripts/slurm/local-cluster.sh" install || rc=$?
-  [ $rc = 3 ] && skip "Slurm is not installed and cannot be installed here (needs root or sudo)"
-  [ $rc = 0 ] || fail "scripts/slurm/local-cluster.sh install failed (exit $rc)"
-  say "Slurm present ($((SECONDS - t0)) s)"
-  export TFBENCH_SLURM_INNER=1
-  # A private network namespace: the daemons can only ever listen on its loopback.
-  # Slurm resolves 127.0.0.1 with AI_ADDRCONFIG, which glibc answers only when some IPv4
-  # address other than 127.0.0.1 exists: give lo a second, private one.
-  if [ "$(id -u)" = 0 ] && command -v ip >/dev/null && unshare --net true 2>/dev/null; then
+  slurm_install_or_skip
+  if slurm_can_unshare; then
     say "running the cluster in a private network namespace (loopback only)"
-    # shellcheck disable=SC2016
-    exec unshare --net -- bash -c 'ip link set lo up && ip addr add 10.254.254.254/32 dev lo &&
-      exec "$0" "$@"' "$0" "$@"
+    slurm_reexec_in_private_netns "$0" "$@"
   fi
   say "no private network namespace (needs root): daemons bind to all interfaces on random ports; only holders of the test's munge key can talk to them"
 fi
 
-rm -rf "$work"
-mkdir -p "$work"
-work=$(cd "$work" && pwd)
-state=$work/cluster
-results=$work/results
+slurm_fresh_work "$work"
 
 started=0
 teardown() {
   local rc=$?
   if [ $started = 1 ]; then
-    [ $rc != 1 ] || "$repo/scripts/slurm/local-cluster.sh" diagnose "$state" || true
-    "$repo/scripts/slurm/local-cluster.sh" stop "$state" || true
+    slurm_stop_cluster $rc
   fi
   [ $rc = 0 ] && say "PASSED in $((SECONDS - t_start)) s" || true
   exit $rc
@@ -117,21 +96,14 @@ read -r -a all_jobs <<< "$ARRAY_JOBS $MERGE_JOB"
 scontrol show job "$ARRAY_JOBS" | grep -q 'OverSubscribe=NO' ||
   fail "the array job is not exclusive: $(scontrol show job "$ARRAY_JOBS" | grep -o 'OverSubscribe=[A-Z]*' | sort -u)"
 
-deadline=$((SECONDS + timeout_s))
-while [ -n "$(squeue -h -j "$(IFS=,; echo "${all_jobs[*]}")" 2>/dev/null)" ]; do
-  [ $SECONDS -lt $deadline ] || fail "jobs still queued or running after $timeout_s s"
-  sleep 2
-done
+slurm_wait_jobs "$timeout_s" jobs "${all_jobs[@]}"
 say "all jobs left the queue after $((SECONDS - t_start)) s"
 
-state_of() {  # the distinct states of a job (of every task of an array)
-  scontrol show job "$1" 2>/dev/null | grep -o 'JobState=[A-Z_]*' | sort -u | tr '\n' ' '
-}
 for j in $ARRAY_JOBS; do
-  s=$(state_of "$j")
+  s=$(slurm_state_of "$j")
   [ "$s" = "JobState=COMPLETED " ] || { cat "$LOGS"/*.out >&2 || true; fail "array job $j: $s"; }
 done
-s=$(state_of "$MERGE_JOB")
+s=$(slurm_state_of "$MERGE_JOB")
 [ "$s" = "JobState=COMPLETED " ] || { cat "$LOGS"/*.out >&2 || true; fail "merge job $MERGE_JOB: $s"; }
 [ -s "$MERGED" ] || fail "no merged file at $MERGED"
 # Each task ran as an srun step bound to cores (the array task prints the srun line, the step its
@@ -219,12 +191,9 @@ TFBENCH_FAULT_INJECT='crash:bandwidth_control/elements=1048576/*' \
   "$work/crashing.yaml" >/dev/null || fail "submit.sh (partial) failed"
 # shellcheck source=/dev/null
 source "$work/partial/jobs.env"
-deadline=$((SECONDS + timeout_s))
-while [ -n "$(squeue -h -j "${ARRAY_JOBS// /,},$MERGE_JOB" 2>/dev/null)" ]; do
-  [ $SECONDS -lt $deadline ] || fail "partial submission still queued after $timeout_s s"
-  sleep 2
-done
-s=$(state_of "$MERGE_JOB")
+# shellcheck disable=SC2086
+slurm_wait_jobs "$timeout_s" "the partial submission" $ARRAY_JOBS "$MERGE_JOB"
+s=$(slurm_state_of "$MERGE_JOB")
 [ "$s" = "JobState=FAILED " ] || fail "merge job of a set with a failed task: $s, expected FAILED"
 grep -q "INCOMPLETE: missing .*crashing.h5 .*unchecked output: .*crashing.partial.h5" \
   "$LOGS"/tfbench-merge-*.out || { cat "$LOGS"/*.out >&2; fail "the merge log does not name the missing part"; }
