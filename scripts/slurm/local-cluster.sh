@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# A real single-node Slurm cluster on this machine, for trying the job templates and for the
-# integration test: munged, slurmctld and slurmd on loopback, every file under one state folder.
+# A real Slurm cluster on this machine, for trying the job templates and for the integration
+# tests: munged, slurmctld and one slurmd on loopback, or N slurmd in namespaces of their own
+# (--nodes N); every file under one state folder.
 #
 #   scripts/slurm/local-cluster.sh install        Debian's slurm-wlm + munge, if missing
 #   scripts/slurm/local-cluster.sh start STATE [--nodes N]
@@ -12,8 +13,8 @@
 #
 # Exit: 0 ok; 1 failed; 3 not possible here (no root and no sudo to install, or the daemons cannot
 # run as this user, or --nodes N > 1 without root). Nothing outside STATE is touched except the
-# packages `install` adds and, with --nodes, the links and cgroups local-nodes.sh makes (and
-# `stop` removes).
+# packages `install` adds and, with --nodes, the links and cgroups local-nodes.sh makes (`stop`
+# removes them, also after a failed start; on cgroup v2 the root's cpuset controller stays on).
 #
 # The cluster: ClusterName tfbench-local, one partition `local`; cgroup-free Slurm plugins that work
 # in containers (proctrack/linuxproc, task/affinity), no accounting database (finished jobs are
