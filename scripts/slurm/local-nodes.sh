@@ -116,7 +116,8 @@ nodes_conf() {  # $1 = STATE, $2 = N, $3 = memory per node (MB)
     spec=$(seq 0 $((ncpu - 1)) | grep -vx "$cpu" | paste -sd,)
     echo "NodeName=$NODES_HOSTNAME_PREFIX$i NodeAddr=$NODES_NET.$i NodeHostname=$NODES_HOSTNAME_PREFIX$i CPUs=$ncpu${spec:+ CpuSpecList=$spec} RealMemory=$3 State=UNKNOWN"
   done
-  echo "PartitionName=local Nodes=${NODES_HOSTNAME_PREFIX}[1-$2] Default=YES MaxTime=INFINITE State=UP"
+  # OverSubscribe=YES: jobs that ask (--oversubscribe) may share CPUs; --exclusive ones never do.
+  echo "PartitionName=local Nodes=${NODES_HOSTNAME_PREFIX}[1-$2] Default=YES MaxTime=INFINITE OverSubscribe=YES State=UP"
 }
 
 # slurmd -C inside each node (what that node's slurmd sees of its hardware), then the slurmds.

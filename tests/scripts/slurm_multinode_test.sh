@@ -12,6 +12,8 @@
 #   - each task's step ran on its node's CPU only, and its worker was pinned to that CPU;
 #   - merged.h5 holds one complete run per config with ok rows, its hostname the node Slurm
 #     says ran that task, run by the node build (the command line's binary);
+#   - the control: the same configs as oversubscribable shared tasks (--share --oversubscribe) do
+#     put two tasks on one node at once, so the exclusivity check can fail;
 #   - after the teardown nothing is left: no daemon, no namespace holder, no process in a node's
 #     namespace, no cgroup, no veth or bridge.
 #
@@ -25,6 +27,7 @@ timeout_s=${TFBENCH_SLURM_TIMEOUT:-300}
 test_name=slurm_multinode
 # shellcheck source=slurm_lib.sh
 source "$(dirname "$0")/slurm_lib.sh"
+here=$repo/tests/scripts
 # shellcheck source=../../scripts/slurm/local-nodes.sh
 source "$repo/scripts/slurm/local-nodes.sh"  # nodes_leftovers
 
@@ -139,28 +142,19 @@ import datetime
 import os
 import sys
 sys.path.insert(0, os.path.join(os.environ["REPO"], "scripts"))
+sys.path.insert(0, os.path.join(os.environ["REPO"], "tests", "scripts"))
+from slurm_records import overlapping, read_tasks, task_overlaps
 from tfbench_results import load
 
 merged, tasks_file, steps_file, builds, configs = sys.argv[1], sys.argv[2], sys.argv[3], sys.argv[4], sys.argv[5:]
 problems = []
-tasks = {}
-for line in open(tasks_file):
-    f = dict(kv.split("=", 1) for kv in line.split() if "=" in kv)
-    t = lambda k: datetime.datetime.fromisoformat(f[k])
-    tasks[int(f["ArrayTaskId"])] = (f["NodeList"], t("StartTime"), t("EndTime"), f["OverSubscribe"])
+tasks = read_tasks(tasks_file)
 steps = {int(i): (node, int(cpu)) for i, node, cpu in (l.split() for l in open(steps_file))}
-
-
-def overlapping(spans):  # [(node, start, end, what)]: the pairs on one node whose times overlap
-    return [(a[3], b[3], a[0]) for k, a in enumerate(spans) for b in spans[k + 1:]
-            if a[0] == b[0] and a[1] < b[2] and b[1] < a[2]]
-
-
 if sorted(tasks) != list(range(len(configs))):
     problems.append(f"array tasks {sorted(tasks)}, expected 0..{len(configs) - 1}")
 if {v[0] for v in tasks.values()} != {"node1", "node2"}:
     problems.append(f"tasks ran on {sorted({v[0] for v in tasks.values()})}, expected both nodes")
-for a, b, node in overlapping([(n, s, e, f"task {i}") for i, (n, s, e, _) in tasks.items()]):
+for a, b, node in task_overlaps(tasks):
     problems.append(f"{a} and {b} held {node} at the same time (Slurm's records)")
 for i, (node, *_rest, over) in tasks.items():
     if over != "NO":
@@ -200,3 +194,19 @@ print("multinode check: " + "; ".join(
 sys.exit(1 if problems else 0)
 PY
 say "job records, step CPUs and merged file checked ($((SECONDS - t_start)) s)"
+
+# The control: the same three configs on shared CPUs that the partition lets jobs oversubscribe
+# (--share --oversubscribe, one thread each) do put two tasks on one node at once; so the check
+# above can see what --exclusive prevents (each node has one allocatable CPU: without
+# oversubscription CPU counts alone would keep the tasks apart).
+"$repo/scripts/slurm/submit.sh" --tfbench "$tfbench" --out "$work/shared" --time 10 --threads 1 \
+  --share --mem 1G --sbatch-arg --oversubscribe --run-args "--no-ceilings" "${configs[@]}" >"$work/shared.out" 2>&1 ||
+  fail "submit.sh (the oversubscribed control) failed: $(cat "$work/shared.out")"
+# shellcheck source=/dev/null
+source "$work/shared/jobs.env"
+slurm_wait_jobs "$timeout_s" "the oversubscribed control" "$ARRAY_JOBS" "$MERGE_JOB"
+scontrol -o show job "$ARRAY_JOBS" > "$work/shared-tasks.txt"
+shared=$(/usr/bin/python3 "$here/slurm_records.py" overlaps "$work/shared-tasks.txt")
+[ -n "$shared" ] ||
+  fail "control: oversubscribable tasks never shared a node, so the exclusivity check proves nothing: $(cat "$work/shared-tasks.txt")"
+say "control: without --exclusive (oversubscribed) $(paste -sd';' <<< "$shared") at the same time"
