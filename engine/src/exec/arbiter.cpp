@@ -144,7 +144,7 @@ std::size_t Arbiter::waiting_count() const {
 
 }  // namespace tfbench::impl
 
-#include "tfbench/engine/exec/impl/arbiter_probe.hpp"
+#include "arbiter_probe.hpp"
 
 namespace tfbench::impl {
 std::size_t arbiter_granted() {

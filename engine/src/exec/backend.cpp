@@ -278,10 +278,7 @@ Result<CpuBackend, BackendError> CpuBackend::create(const CpuBackendConfig& conf
   ExecutionContext context;
   context.threads = threads;
   context.memory = MemoryKind::Host;
-  context.space = config.space;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (threads == 1) context.space = ExecSpaceKind::Serial;  // no OpenMP region for one thread
-#endif
+  context.space = context_space(config.space, threads);
   impl::Claim claim;
   claim.cpus = config.cpus ? *config.cpus : CpuSet::allowed();
   claim.openmp_pool = context.space == ExecSpaceKind::OpenMP;

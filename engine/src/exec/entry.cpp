@@ -118,9 +118,7 @@ void run_entered(BackendState& state, SessionCore& core, FunctionRef<void(Sessio
 
 ExecutionContext lane_context(const ExecutionContext& parent, int lane, int lanes) {
   ExecutionContext context = parent;
-#if defined(KOKKOS_ENABLE_SERIAL)
-  if (is_host_space(parent.space)) context.space = ExecSpaceKind::Serial;
-#endif
+  context.space = context_space(parent.space, 1);
   context.threads = 1;
   context.outer_active = true;
   context.lane = lane;
@@ -156,6 +154,14 @@ Result<void, SessionEntryError> run_session(BackendState* state, FunctionRef<voi
 }  // namespace tfbench::impl
 
 namespace tfbench {
+
+ExecSpaceKind context_space(ExecSpaceKind space, int threads) {
+#if defined(KOKKOS_ENABLE_SERIAL)
+  if (threads == 1 && is_host_space(space)) return ExecSpaceKind::Serial;
+#endif
+  (void)threads;
+  return space;
+}
 
 std::uint64_t Session::backend_id() const {
   return core().backend->id;

@@ -13,9 +13,9 @@
 #include <thread>
 #include <vector>
 
+#include "exec/arbiter_probe.hpp"
 #include "exec_test_support.hpp"
 #include "tfbench/engine/exec/backend.hpp"
-#include "tfbench/engine/exec/impl/arbiter_probe.hpp"
 
 using namespace tfbench;
 using tfbench::testing::backend_on;

@@ -9,9 +9,9 @@
 #include <stdexcept>
 #include <thread>
 
+#include "exec/arbiter_probe.hpp"
 #include "exec_test_support.hpp"
 #include "tfbench/engine/exec/backend.hpp"
-#include "tfbench/engine/exec/impl/arbiter_probe.hpp"
 
 using namespace tfbench;
 using tfbench::testing::test_backend;
@@ -197,6 +197,21 @@ TEST_CASE("A one-thread OpenMP context runs on Serial; budgets are validated", "
   CpuBackendConfig empty_set;
   empty_set.cpus = CpuSet();
   REQUIRE(CpuBackend::create(empty_set).error().kind == BackendErrorKind::InvalidConfig);
+}
+
+TEST_CASE("context_space: one thread on a host space is Serial, a device space stays itself",
+          "[exec][session]") {
+  const ExecSpaceKind one_host = context_space(ExecSpaceKind::OpenMP, 1);
+  REQUIRE(one_host == (is_enabled(ExecSpaceKind::Serial) ? ExecSpaceKind::Serial : ExecSpaceKind::OpenMP));
+  REQUIRE(context_space(ExecSpaceKind::OpenMP, 2) == ExecSpaceKind::OpenMP);
+  REQUIRE(context_space(ExecSpaceKind::Serial, 1) == ExecSpaceKind::Serial);
+  REQUIRE(context_space(ExecSpaceKind::Cuda, 1) == ExecSpaceKind::Cuda);  // no CUDA build needed
+  // CpuBackend decides with it: its context's space is context_space of its space and budget.
+  if (is_enabled(ExecSpaceKind::OpenMP)) {
+    REQUIRE(CpuBackend::openmp(1).context().space == one_host);
+    const int pool = tfbench::testing::openmp_pool();
+    REQUIRE(CpuBackend::openmp().context().space == context_space(ExecSpaceKind::OpenMP, pool));
+  }
 }
 
 TEST_CASE("The session's space runs a Kokkos kernel through dispatch()", "[exec][session]") {

@@ -7,7 +7,7 @@
 #include "test_context.hpp"
 #include "tfbench/engine/ops/contraction_stats.hpp"
 #include "tfbench/engine/ops/impl/einsum_program.hpp"
-#include "tfbench/engine/ops/impl/view_scratch.hpp"
+#include "view_scratch.hpp"
 
 namespace {
 
@@ -38,7 +38,7 @@ double einsum_error(const std::string& text, std::vector<StridedHost<T>*> ops, S
     cops.push_back(op);
   }
   const auto program = impl::plan_einsum(spec, layouts.data(), dest.strides.data(), "test");
-  impl::ViewScratchArena<Kokkos::HostSpace> scratch;
+  tfbench::testing::ViewScratchArena<Kokkos::HostSpace> scratch;
   const impl::OpContext ctx{target(), &scratch};
   impl::run_einsum<T>(ctx, program, data.data(), dest.data());
   Kokkos::fence();

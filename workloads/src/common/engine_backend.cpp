@@ -6,8 +6,7 @@
 namespace tfbench::workloads {
 
 ExecSpaceKind engine_space(const RunContext& ctx) {
-  const bool one_host_thread = ctx.threads == 1 && is_host_space(ctx.space);
-  return one_host_thread && is_enabled(ExecSpaceKind::Serial) ? ExecSpaceKind::Serial : ctx.space;
+  return context_space(ctx.space, ctx.threads);
 }
 
 bool on_device(const RunContext& ctx) {

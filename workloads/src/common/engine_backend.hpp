@@ -15,10 +15,10 @@ namespace tfbench::workloads {
 /// rejects the configuration.
 CpuBackend make_backend(const RunContext& ctx);
 
-/// The space the engine runs a context's kernels on: Serial for a one-thread budget on a host space
-/// (no OpenMP region is paid for), else the worker's space (a device space whatever the host thread
-/// count). Raw-Kokkos peers use it too, so that an engine row and its raw peer launch kernels on the
-/// same space.
+/// The space the engine runs a case's kernels on, as the engine decides it (context_space: Serial for
+/// a one-thread budget on a host space, else the case's space, a device space whatever the host
+/// thread count). Raw-Kokkos peers use it too, so that an engine row and its raw peer launch kernels
+/// on the same space.
 ExecSpaceKind engine_space(const RunContext& ctx);
 
 /// True when the case runs on a device execution space (Cuda): engine variants then run a

@@ -35,6 +35,12 @@ struct ExecutionContext {
   bool can_fan_out() const { return threads > 1 && !outer_active; }
 };
 
+/// The space a context of `threads` threads on `space` runs its kernels on: Kokkos::Serial for one
+/// thread on a host space (no OpenMP parallel region is paid for; when Serial is enabled), else `space`
+/// (a device space whatever the host thread count). CpuBackend and outer lanes decide with it;
+/// callers that launch their own kernels beside the engine's ask it too.
+ExecSpaceKind context_space(ExecSpaceKind space, int threads);
+
 /// The contiguous chunk [first, second) of `items` that `lane` of `lanes` owns (outer or phase lanes).
 std::pair<std::int64_t, std::int64_t> lane_item_range(int lane, int lanes, std::int64_t items);
 

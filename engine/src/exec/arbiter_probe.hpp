@@ -1,5 +1,5 @@
 #pragma once
-// Read-only view of the permit arbiter, for tests and diagnostics.
+// Read-only view of the permit arbiter, for the engine's exec tests (private to engine/src).
 
 #include <cstddef>
 

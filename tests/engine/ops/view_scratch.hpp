@@ -1,6 +1,7 @@
 #pragma once
 // A ScratchArena over labelled Kokkos Views of one memory space: every take() is its own View,
-// released with the arena. The arena of operations run outside a session's scratch leases.
+// released with the arena. The impl-level contraction tests run programs outside any session, so
+// without a session's scratch leases: this is their arena.
 
 #include <Kokkos_Core.hpp>
 
@@ -8,10 +9,10 @@
 
 #include "tfbench/engine/ops/impl/scratch.hpp"
 
-namespace tfbench::impl {
+namespace tfbench::testing {
 
 template <class MemorySpace>
-class ViewScratchArena final : public ScratchArena {
+class ViewScratchArena final : public impl::ScratchArena {
   static_assert(Kokkos::is_memory_space<MemorySpace>::value, "ViewScratchArena needs a memory space");
 
  public:
@@ -30,4 +31,4 @@ class ViewScratchArena final : public ScratchArena {
   std::vector<Kokkos::View<double*, MemorySpace>> views_;
 };
 
-}  // namespace tfbench::impl
+}  // namespace tfbench::testing
