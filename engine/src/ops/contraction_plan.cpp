@@ -18,9 +18,9 @@ index_t stride_in(const ContractOperand& op, char label) {
 }
 
 index_t product(const LabelList& labels, const LabelExtents& ext) {
-  index_t p = 1;
-  for (char l : labels) p *= ext[l];
-  return p;
+  index_t count = 1;
+  for (char l : labels) count *= ext[l];
+  return count;
 }
 
 /// The labels of `group` ordered by the operand's |stride| (its memory order).
@@ -113,35 +113,35 @@ LabelList concat(const LabelList& x, const LabelList& y, const LabelList& z = La
 /// Pack of an operand by copy into `order` (its non-unit labels), compact.
 PackStep copy_pack(const ContractOperand& op, const LabelList& order, const LabelExtents& ext,
                    CompactTable* table) {
-  PackStep p;
-  p.kind = PackStep::Kind::Copy;
+  PackStep pack;
+  pack.kind = PackStep::Kind::Copy;
   table->append(order, ext);
   for (char l : order) {
-    p.shape.push_back(ext[l]);
-    p.in.push_back(stride_in(op, l));
-    p.out.push_back(table->of(l));
+    pack.shape.push_back(ext[l]);
+    pack.in.push_back(stride_in(op, l));
+    pack.out.push_back(table->of(l));
   }
-  p.elements = table->elements();
-  return p;
+  pack.elements = table->elements();
+  return pack;
 }
 
 /// Pack of an operand by summing its `summed` labels, the kept ones written compact in `order`.
 PackStep reduce_pack(const ContractOperand& op, const LabelList& summed, const LabelList& order,
                      const LabelExtents& ext, CompactTable* table) {
-  PackStep p;
-  p.kind = PackStep::Kind::Reduce;
+  PackStep pack;
+  pack.kind = PackStep::Kind::Reduce;
   table->append(order, ext);
   for (std::size_t i = 0; i < op.labels.size(); ++i) {
     const char l = op.labels[i];
     if (ext[l] == 1) continue;
     const bool sum = summed.contains(l);
-    p.shape.push_back(ext[l]);
-    p.in.push_back(op.strides[i]);
-    p.reduced.push_back(sum);
-    if (!sum) p.out.push_back(table->of(l));
+    pack.shape.push_back(ext[l]);
+    pack.in.push_back(op.strides[i]);
+    pack.reduced.push_back(sum);
+    if (!sum) pack.out.push_back(table->of(l));
   }
-  p.elements = table->elements();
-  return p;
+  pack.elements = table->elements();
+  return pack;
 }
 
 }  // namespace
@@ -199,8 +199,8 @@ void LabelExtents::bind(const ContractOperand& op, const char* where) {
 
 ContractionProgram plan_unary(const ContractOperand& a, const LabelList& out_labels, const LabelExtents& ext,
                               const index_t* dest_strides) {
-  ContractionProgram p;
-  p.route = ContractionRoute::Unary;
+  ContractionProgram program;
+  program.route = ContractionRoute::Unary;
   LabelList kept, summed;
   for (char l : a.labels) {
     if (ext[l] == 1) continue;
@@ -208,22 +208,22 @@ ContractionProgram plan_unary(const ContractOperand& a, const LabelList& out_lab
   }
   for (std::size_t i = 0; i < out_labels.size(); ++i) {
     const char l = out_labels[i];
-    if (ext[l] == 0) p.empty = true;
+    if (ext[l] == 0) program.empty = true;
     if (ext[l] == 1) continue;
-    p.dest.shape.push_back(ext[l]);
-    p.dest.out.push_back(dest_strides ? dest_strides[i] : 0);
+    program.dest.shape.push_back(ext[l]);
+    program.dest.out.push_back(dest_strides ? dest_strides[i] : 0);
   }
-  p.result_labels = out_labels;
+  program.result_labels = out_labels;
   if (!dest_strides) {
     CompactTable t;
     t.append(out_labels, ext);
     for (std::size_t i = 0, j = 0; i < out_labels.size(); ++i)
-      if (ext[out_labels[i]] != 1) p.dest.out[j++] = t.of(out_labels[i]);
+      if (ext[out_labels[i]] != 1) program.dest.out[j++] = t.of(out_labels[i]);
   }
-  if (p.empty) return p;
+  if (program.empty) return program;
   for (char l : summed)
-    if (ext[l] == 0) p.zero = true;
-  if (p.zero) return p;
+    if (ext[l] == 0) program.zero = true;
+  if (program.zero) return program;
 
   // The destination's stride for each kept label, in the operand's label order (Reduce) or in the
   // destination's order (Copy).
@@ -231,278 +231,393 @@ ContractionProgram plan_unary(const ContractOperand& a, const LabelList& out_lab
     int j = 0;
     for (char o : out_labels) {
       if (ext[o] == 1) continue;
-      if (o == l) return p.dest.out[j];
+      if (o == l) return program.dest.out[j];
       ++j;
     }
     return index_t(0);
   };
   if (summed.empty()) {
-    p.pack_a.kind = PackStep::Kind::Copy;
+    program.pack_a.kind = PackStep::Kind::Copy;
     for (char l : out_labels) {
       if (ext[l] == 1) continue;
-      p.pack_a.shape.push_back(ext[l]);
-      p.pack_a.in.push_back(stride_in(a, l));
-      p.pack_a.out.push_back(dest_stride(l));
+      program.pack_a.shape.push_back(ext[l]);
+      program.pack_a.in.push_back(stride_in(a, l));
+      program.pack_a.out.push_back(dest_stride(l));
     }
   } else {
-    p.pack_a.kind = PackStep::Kind::Reduce;
+    program.pack_a.kind = PackStep::Kind::Reduce;
     for (std::size_t i = 0; i < a.labels.size(); ++i) {
       const char l = a.labels[i];
       if (ext[l] == 1) continue;
       const bool sum = summed.contains(l);
-      p.pack_a.shape.push_back(ext[l]);
-      p.pack_a.in.push_back(a.strides[i]);
-      p.pack_a.reduced.push_back(sum);
-      if (!sum) p.pack_a.out.push_back(dest_stride(l));
+      program.pack_a.shape.push_back(ext[l]);
+      program.pack_a.in.push_back(a.strides[i]);
+      program.pack_a.reduced.push_back(sum);
+      if (!sum) program.pack_a.out.push_back(dest_stride(l));
     }
   }
-  return p;
+  return program;
 }
+
+namespace {
+
+/// The labels of a binary contraction by role; unit-extent labels take no part.
+struct LabelRoles {
+  LabelList batch;       // in A, B and the output
+  LabelList left_free;   // in A and the output: the GEMM's rows (M)
+  LabelList right_free;  // in B and the output: the GEMM's columns (N)
+  LabelList contracted;  // in A and B only: the GEMM's inner dimension (K)
+  LabelList summed_a;    // in A only: summed before the product
+  LabelList summed_b;    // in B only
+};
+
+LabelRoles classify_labels(const ContractOperand& a, const ContractOperand& b, const LabelList& out_labels,
+                           const LabelExtents& ext) {
+  LabelRoles roles;
+  for (char l : a.labels) {
+    if (ext[l] == 1) continue;
+    const bool in_b = b.labels.contains(l), in_out = out_labels.contains(l);
+    (in_b ? (in_out ? roles.batch : roles.contracted) : (in_out ? roles.left_free : roles.summed_a))
+        .push_back(l);
+  }
+  for (char l : b.labels) {
+    if (ext[l] == 1 || a.labels.contains(l)) continue;
+    (out_labels.contains(l) ? roles.right_free : roles.summed_b).push_back(l);
+  }
+  return roles;
+}
+
+/// The labels of `op` that a reduce pack keeps (non-unit, not summed), in the operand's order.
+LabelList kept_labels(const ContractOperand& op, const LabelList& summed, const LabelExtents& ext) {
+  LabelList kept;
+  for (char l : op.labels)
+    if (ext[l] != 1 && !summed.contains(l)) kept.push_back(l);
+  return kept;
+}
+
+/// Up to two label orders of one GEMM dimension to try: the memory orders of the operands that may
+/// be borrowed (and of a caller-fixed destination), or the classification order when there is none.
+struct OrderCandidates {
+  LabelList order[2];
+  int count = 0;
+  void add(const LabelList& labels) {
+    for (int i = 0; i < count; ++i)
+      if (order[i] == labels) return;
+    order[count++] = labels;
+  }
+};
+
+OrderCandidates order_candidates(const LabelList& group, const ContractOperand* first,
+                                 const ContractOperand* second) {
+  OrderCandidates candidates;
+  for (const ContractOperand* op : {first, second})
+    if (op) candidates.add(memory_order(group, *op));
+  if (candidates.count == 0) candidates.add(group);
+  return candidates;
+}
+
+/// A GEMM's label orders within M, N and K, and how BLAS would take A, B and C in them as they lie.
+struct GemmLayout {
+  LabelList rows, cols, inner;
+  MatrixForm a, b, c;
+};
+
+/// Plans one binary contraction: classify the labels, lay out the destination, then lower to an
+/// elementwise product, the direct kernel or GEMM.
+class BinaryPlanner {
+ public:
+  BinaryPlanner(const ContractOperand& a, const ContractOperand& b, const LabelList& out_labels,
+                const LabelExtents& ext, const index_t* dest_strides, PlanOptions options)
+      : a_(a),
+        b_(b),
+        out_labels_(out_labels),
+        ext_(ext),
+        dest_strides_(dest_strides),
+        free_layout_(dest_strides == nullptr),
+        options_(options),
+        roles_(classify_labels(a, b, out_labels, ext)) {}
+
+  ContractionProgram plan() {
+    lay_out_destination();
+    if (free_layout_) {
+      // Refined by the GEMM lowering, which picks its own row and column orders.
+      choose_result_layout(roles_.contracted.empty()
+                               ? dest_labels_
+                               : concat(roles_.left_free, roles_.right_free, roles_.batch));
+    } else {
+      program_.result_labels = out_labels_;
+    }
+    if (program_.empty || program_.zero) return program_;
+    if (roles_.contracted.empty()) {
+      plan_elementwise_product();
+    } else if (!options_.blas || item_work() <= kDirectItemWork) {
+      plan_direct();
+    } else {
+      plan_gemm();
+    }
+    return program_;
+  }
+
+ private:
+  /// The destination's shape and strides over its non-unit labels (the plan's own compact layout
+  /// when the caller leaves it free); an empty output, or a zero summed extent, needs no kernel.
+  void lay_out_destination() {
+    for (std::size_t i = 0; i < out_labels_.size(); ++i) {
+      const char l = out_labels_[i];
+      if (ext_[l] == 0) program_.empty = true;
+      if (ext_[l] == 1) continue;
+      dest_labels_.push_back(l);
+      program_.dest.shape.push_back(ext_[l]);
+      program_.dest.out.push_back(dest_strides_ ? dest_strides_[i] : 0);
+    }
+    for (const LabelList* group : {&roles_.contracted, &roles_.summed_a, &roles_.summed_b})
+      for (char l : *group)
+        if (ext_[l] == 0) program_.zero = true;
+  }
+
+  /// A free destination laid out compact in `order` (non-unit labels), then every unit-extent
+  /// output label.
+  void choose_result_layout(const LabelList& order) {
+    program_.result_labels = order;
+    for (char l : out_labels_)
+      if (ext_[l] == 1) program_.result_labels.push_back(l);
+    CompactTable table;
+    table.append(order, ext_);
+    for (std::size_t j = 0; j < dest_labels_.size(); ++j) program_.dest.out[j] = table.of(dest_labels_[j]);
+  }
+
+  index_t dest_stride(char l) const {
+    const int j = dest_labels_.find(l);
+    return j < 0 ? index_t(0) : program_.dest.out[j];
+  }
+
+  /// Multiply-adds per batch item.
+  index_t item_work() const {
+    const index_t summed_work =
+        product(roles_.contracted, ext_) * product(roles_.summed_a, ext_) * product(roles_.summed_b, ext_);
+    return product(roles_.left_free, ext_) * product(roles_.right_free, ext_) * summed_work;
+  }
+
+  /// The operand as the kernels read it: itself when borrowed, else its compact scratch copy.
+  ContractOperand as_read(const ContractOperand& source, const PackStep& pack,
+                          const CompactTable& table) const {
+    if (pack.kind == PackStep::Kind::None) return source;
+    ContractOperand packed;
+    for (int i = 0; i < table.n; ++i) {
+      packed.labels.push_back(table.label[i]);
+      packed.shape.push_back(ext_[table.label[i]]);
+      packed.strides.push_back(table.stride[i]);
+    }
+    return packed;
+  }
+
+  void count_operand(const PackStep& pack) {
+    if (pack.kind == PackStep::Kind::None) {
+      ++program_.borrowed_operands;
+    } else {
+      ++program_.packed_operands;
+      program_.packed_elements += pack.elements;
+    }
+  }
+
+  /// The outer loop over the destination's labels, reading A and B with the given strides.
+  void loop_over_destination(const ContractOperand& a_read, const ContractOperand& b_read) {
+    for (char l : dest_labels_) {
+      program_.outer.shape.push_back(ext_[l]);
+      program_.outer.out.push_back(dest_stride(l));
+      program_.outer.a.push_back(stride_in(a_read, l));
+      program_.outer.b.push_back(stride_in(b_read, l));
+    }
+  }
+
+  /// No contracted label: an elementwise product with broadcast strides; an operand carrying
+  /// summed-only labels is reduced first. With no free labels either, the all-batch contraction.
+  void plan_elementwise_product() {
+    program_.route = ContractionRoute::ElementwiseProduct;
+    program_.all_batch = roles_.left_free.empty() && roles_.right_free.empty() && roles_.summed_a.empty() &&
+                         roles_.summed_b.empty();
+    CompactTable table_a, table_b;
+    if (!roles_.summed_a.empty())
+      program_.pack_a =
+          reduce_pack(a_, roles_.summed_a, kept_labels(a_, roles_.summed_a, ext_), ext_, &table_a);
+    if (!roles_.summed_b.empty())
+      program_.pack_b =
+          reduce_pack(b_, roles_.summed_b, kept_labels(b_, roles_.summed_b, ext_), ext_, &table_b);
+    loop_over_destination(as_read(a_, program_.pack_a, table_a), as_read(b_, program_.pack_b, table_b));
+    count_operand(program_.pack_a);
+    count_operand(program_.pack_b);
+  }
+
+  /// Tiny items: one strided kernel, no packing, summed-only labels broadcast in the inner loop.
+  void plan_direct() {
+    program_.route = ContractionRoute::Direct;
+    loop_over_destination(a_, b_);
+    for (const LabelList* group : {&roles_.contracted, &roles_.summed_a, &roles_.summed_b}) {
+      for (char l : *group) {
+        program_.inner.shape.push_back(ext_[l]);
+        program_.inner.a.push_back(stride_in(a_, l));
+        program_.inner.b.push_back(stride_in(b_, l));
+      }
+    }
+    program_.borrowed_operands = 2;
+  }
+
+  /// The caller's destination as an operand, to fit label orders to; empty when the layout is free.
+  ContractOperand destination_operand() const {
+    ContractOperand dest;
+    if (!free_layout_) {
+      dest.labels = dest_labels_;
+      dest.shape = program_.dest.shape;
+      dest.strides = program_.dest.out;
+    }
+    return dest;
+  }
+
+  /// Tries the candidate orders of M, N and K and keeps the one that packs the fewest elements (a
+  /// destination written through scratch counts twice: written, then copied); the first on a tie.
+  GemmLayout choose_gemm_layout(const ContractOperand& dest) const {
+    const bool borrow_a = roles_.summed_a.empty(), borrow_b = roles_.summed_b.empty();
+    const ContractOperand* fixed_dest = free_layout_ ? nullptr : &dest;
+    const ContractOperand* a_as_is = borrow_a ? &a_ : nullptr;
+    const ContractOperand* b_as_is = borrow_b ? &b_ : nullptr;
+    const OrderCandidates row_orders = order_candidates(roles_.left_free, fixed_dest, a_as_is);
+    const OrderCandidates col_orders = order_candidates(roles_.right_free, fixed_dest, b_as_is);
+    const OrderCandidates inner_orders = order_candidates(roles_.contracted, a_as_is, b_as_is);
+
+    const index_t batch_items = product(roles_.batch, ext_);
+    const index_t rows = product(roles_.left_free, ext_), cols = product(roles_.right_free, ext_),
+                  inner = product(roles_.contracted, ext_);
+    const index_t size_a = rows * inner * batch_items;
+    const index_t size_b = inner * cols * batch_items;
+    const index_t size_c = rows * cols * batch_items;
+    auto a_stride = [&](char l) { return stride_in(a_, l); };
+    auto b_stride = [&](char l) { return stride_in(b_, l); };
+    auto c_stride = [&](char l) { return dest_stride(l); };
+    index_t best_cost = -1;
+    GemmLayout best;
+    for (int r = 0; r < row_orders.count; ++r) {
+      for (int c = 0; c < col_orders.count; ++c) {
+        for (int i = 0; i < inner_orders.count; ++i) {
+          GemmLayout trial{row_orders.order[r], col_orders.order[c], inner_orders.order[i], {}, {}, {}};
+          if (borrow_a) trial.a = matrix_form(trial.rows, trial.inner, ext_, a_stride);
+          if (borrow_b) trial.b = matrix_form(trial.inner, trial.cols, ext_, b_stride);
+          if (free_layout_)
+            trial.c.ok = true;
+          else
+            trial.c = matrix_form(trial.rows, trial.cols, ext_, c_stride);
+          const index_t cost =
+              (trial.a.ok ? 0 : size_a) + (trial.b.ok ? 0 : size_b) + (trial.c.ok ? 0 : 2 * size_c);
+          if (best_cost < 0 || cost < best_cost) {
+            best_cost = cost;
+            best = trial;
+          }
+        }
+      }
+    }
+    return best;
+  }
+
+  /// A GEMM operand BLAS cannot take as it lies (or that carries summed-only labels) is packed
+  /// compact into `order`; returns the form the GEMM reads it in.
+  MatrixForm pack_gemm_operand(const ContractOperand& op, const LabelList& summed, const LabelList& order,
+                               MatrixForm as_is, index_t packed_rows, PackStep* pack,
+                               CompactTable* table) const {
+    if (!summed.empty()) {
+      *pack = reduce_pack(op, summed, order, ext_, table);
+    } else if (!as_is.ok) {
+      *pack = copy_pack(op, order, ext_, table);
+    } else {
+      return as_is;
+    }
+    return MatrixForm{true, 1, packed_rows};
+  }
+
+  /// The GEMM writes the destination directly when it fits (or the plan chose its layout), else a
+  /// compact scratch product in `order` that one strided copy (`finish`) moves into the destination.
+  MatrixForm place_gemm_output(const LabelList& order, MatrixForm as_is, index_t rows,
+                               CompactTable* scratch) {
+    const MatrixForm compact{true, 1, rows};
+    if (free_layout_) return compact;
+    if (as_is.ok) return as_is;
+    program_.out_via_scratch = true;
+    scratch->append(order, ext_);
+    program_.out_scratch_elements = scratch->elements();
+    for (char l : dest_labels_) {
+      program_.finish.shape.push_back(ext_[l]);
+      program_.finish.out.push_back(dest_stride(l));
+      program_.finish.a.push_back(scratch->of(l));
+    }
+    return compact;
+  }
+
+  /// The batch loop over `order`, merging adjacent labels that all three operands step through as
+  /// through one.
+  template <class CStride>
+  void merge_batch_axes(const LabelList& order, CStride c_stride, const ContractOperand& a_read,
+                        const ContractOperand& b_read) {
+    StridedLoop& batch = program_.batch;
+    for (char l : order) {
+      const index_t sc = c_stride(l), sa = stride_in(a_read, l), sb = stride_in(b_read, l);
+      const std::size_t r = batch.shape.size();
+      if (r > 0 && sc == batch.out[r - 1] * batch.shape[r - 1] && sa == batch.a[r - 1] * batch.shape[r - 1] &&
+          sb == batch.b[r - 1] * batch.shape[r - 1]) {
+        batch.shape[r - 1] *= ext_[l];
+        continue;
+      }
+      batch.shape.push_back(ext_[l]);
+      batch.out.push_back(sc);
+      batch.a.push_back(sa);
+      batch.b.push_back(sb);
+    }
+  }
+
+  /// GEMM lowering: label orders within M, N and K chosen so that as much as possible is borrowed,
+  /// then the operands packed or borrowed, the output placed, and the batch axes merged.
+  void plan_gemm() {
+    program_.route = roles_.batch.empty() ? ContractionRoute::Gemm : ContractionRoute::BatchedGemm;
+    const ContractOperand dest = destination_operand();
+    const GemmLayout layout = choose_gemm_layout(dest);
+    // Batch labels in the destination's memory order (streaming writes across items).
+    const LabelList batch_order = free_layout_ ? roles_.batch : memory_order(roles_.batch, dest);
+    if (free_layout_) choose_result_layout(concat(layout.rows, layout.cols, batch_order));
+    program_.gm = product(layout.rows, ext_);
+    program_.gn = product(layout.cols, ext_);
+    program_.gk = product(layout.inner, ext_);
+
+    CompactTable table_a, table_b, table_c;
+    program_.a_form = pack_gemm_operand(a_, roles_.summed_a, concat(layout.rows, layout.inner, batch_order),
+                                        layout.a, program_.gm, &program_.pack_a, &table_a);
+    program_.b_form = pack_gemm_operand(b_, roles_.summed_b, concat(layout.inner, layout.cols, batch_order),
+                                        layout.b, program_.gk, &program_.pack_b, &table_b);
+    const ContractOperand a_read = as_read(a_, program_.pack_a, table_a);
+    const ContractOperand b_read = as_read(b_, program_.pack_b, table_b);
+    count_operand(program_.pack_a);
+    count_operand(program_.pack_b);
+
+    program_.c_form =
+        place_gemm_output(concat(layout.rows, layout.cols, batch_order), layout.c, program_.gm, &table_c);
+    auto c_stride = [&](char l) { return program_.out_via_scratch ? table_c.of(l) : dest_stride(l); };
+    merge_batch_axes(batch_order, c_stride, a_read, b_read);
+  }
+
+  const ContractOperand& a_;
+  const ContractOperand& b_;
+  const LabelList& out_labels_;
+  const LabelExtents& ext_;
+  const index_t* dest_strides_;
+  const bool free_layout_;
+  const PlanOptions options_;
+  const LabelRoles roles_;
+  LabelList dest_labels_;  // the destination's non-unit labels, in its order
+  ContractionProgram program_;
+};
+
+}  // namespace
 
 ContractionProgram plan_binary(const ContractOperand& a, const ContractOperand& b,
                                const LabelList& out_labels, const LabelExtents& ext,
                                const index_t* dest_strides, PlanOptions options) {
-  ContractionProgram p;
-  LabelList batch, m, n, k, sum_a, sum_b;
-  for (char l : a.labels) {
-    if (ext[l] == 1) continue;
-    const bool in_b = b.labels.contains(l), in_out = out_labels.contains(l);
-    (in_b ? (in_out ? batch : k) : (in_out ? m : sum_a)).push_back(l);
-  }
-  for (char l : b.labels) {
-    if (ext[l] == 1 || a.labels.contains(l)) continue;
-    (out_labels.contains(l) ? n : sum_b).push_back(l);
-  }
-
-  // Destination shape/strides over its non-unit labels (the plan's own compact layout if free).
-  LabelList dest_labels;
-  for (std::size_t i = 0; i < out_labels.size(); ++i) {
-    const char l = out_labels[i];
-    if (ext[l] == 0) p.empty = true;
-    if (ext[l] == 1) continue;
-    dest_labels.push_back(l);
-    p.dest.shape.push_back(ext[l]);
-    p.dest.out.push_back(dest_strides ? dest_strides[i] : 0);
-  }
-  auto dest_stride = [&](char l) {
-    const int j = dest_labels.find(l);
-    return j < 0 ? index_t(0) : p.dest.out[j];
-  };
-  for (const LabelList* g : {&k, &sum_a, &sum_b})
-    for (char l : *g)
-      if (ext[l] == 0) p.zero = true;
-
-  const bool free_layout = dest_strides == nullptr;
-  auto set_free_layout = [&](const LabelList& order) {
-    // The result's labels: `order` (non-unit) then every unit-extent output label.
-    p.result_labels = order;
-    for (char l : out_labels)
-      if (ext[l] == 1) p.result_labels.push_back(l);
-    CompactTable t;
-    t.append(order, ext);
-    for (std::size_t j = 0; j < dest_labels.size(); ++j) p.dest.out[j] = t.of(dest_labels[j]);
-  };
-  if (free_layout) {
-    set_free_layout(k.empty() ? dest_labels : concat(m, n, batch));  // refined below for GEMM
-  } else {
-    p.result_labels = out_labels;
-  }
-  if (p.empty || p.zero) return p;
-
-  CompactTable table_a, table_b;
-  ContractOperand a_eff = a, b_eff = b;  // strides of what the kernels read
-  auto effective = [&](const ContractOperand& src, const PackStep& pack, const CompactTable& t) {
-    if (pack.kind == PackStep::Kind::None) return src;
-    ContractOperand e;
-    for (int i = 0; i < t.n; ++i) {
-      e.labels.push_back(t.label[i]);
-      e.shape.push_back(ext[t.label[i]]);
-      e.strides.push_back(t.stride[i]);
-    }
-    return e;
-  };
-  auto count_pack = [&](const PackStep& pack) {
-    if (pack.kind == PackStep::Kind::None) {
-      ++p.borrowed_operands;
-    } else {
-      ++p.packed_operands;
-      p.packed_elements += pack.elements;
-    }
-  };
-
-  const index_t k_work = product(k, ext) * product(sum_a, ext) * product(sum_b, ext);
-  if (k.empty()) {
-    // Elementwise product with broadcast strides; operands carrying summed-only labels are reduced
-    // first. With no free labels either, this is the all-batch contraction.
-    p.route = ContractionRoute::ElementwiseProduct;
-    p.all_batch = m.empty() && n.empty() && sum_a.empty() && sum_b.empty();
-    if (!sum_a.empty()) {
-      LabelList order;
-      for (char l : a.labels)
-        if (ext[l] != 1 && !sum_a.contains(l)) order.push_back(l);
-      p.pack_a = reduce_pack(a, sum_a, order, ext, &table_a);
-    }
-    if (!sum_b.empty()) {
-      LabelList order;
-      for (char l : b.labels)
-        if (ext[l] != 1 && !sum_b.contains(l)) order.push_back(l);
-      p.pack_b = reduce_pack(b, sum_b, order, ext, &table_b);
-    }
-    a_eff = effective(a, p.pack_a, table_a);
-    b_eff = effective(b, p.pack_b, table_b);
-    for (char l : dest_labels) {
-      p.outer.shape.push_back(ext[l]);
-      p.outer.out.push_back(dest_stride(l));
-      p.outer.a.push_back(stride_in(a_eff, l));
-      p.outer.b.push_back(stride_in(b_eff, l));
-    }
-    count_pack(p.pack_a);
-    count_pack(p.pack_b);
-    return p;
-  }
-
-  if (!options.blas || product(m, ext) * product(n, ext) * k_work <= kDirectItemWork) {
-    // Tiny items: one strided kernel, no packing, summed-only labels broadcast in the inner loop.
-    p.route = ContractionRoute::Direct;
-    for (char l : dest_labels) {
-      p.outer.shape.push_back(ext[l]);
-      p.outer.out.push_back(dest_stride(l));
-      p.outer.a.push_back(stride_in(a, l));
-      p.outer.b.push_back(stride_in(b, l));
-    }
-    for (const LabelList* g : {&k, &sum_a, &sum_b}) {
-      for (char l : *g) {
-        p.inner.shape.push_back(ext[l]);
-        p.inner.a.push_back(stride_in(a, l));
-        p.inner.b.push_back(stride_in(b, l));
-      }
-    }
-    p.borrowed_operands = 2;
-    return p;
-  }
-
-  // GEMM lowering: choose label orders within M, N, K so that as much as possible is borrowed.
-  p.route = batch.empty() ? ContractionRoute::Gemm : ContractionRoute::BatchedGemm;
-  const bool reduce_a = !sum_a.empty(), reduce_b = !sum_b.empty();
-  ContractOperand dest_op;  // the destination as an operand, for fitting
-  if (!free_layout) {
-    dest_op.labels = dest_labels;
-    dest_op.shape = p.dest.shape;
-    dest_op.strides = p.dest.out;
-  }
-  LabelList m_cand[2], n_cand[2], k_cand[2];
-  int nm = 0, nn = 0, nk = 0;
-  auto add = [](LabelList* cands, int& count, const LabelList& c) {
-    for (int i = 0; i < count; ++i)
-      if (cands[i] == c) return;
-    cands[count++] = c;
-  };
-  if (!free_layout) add(m_cand, nm, memory_order(m, dest_op));
-  if (!reduce_a) add(m_cand, nm, memory_order(m, a));
-  if (nm == 0) add(m_cand, nm, m);
-  if (!free_layout) add(n_cand, nn, memory_order(n, dest_op));
-  if (!reduce_b) add(n_cand, nn, memory_order(n, b));
-  if (nn == 0) add(n_cand, nn, n);
-  if (!reduce_a) add(k_cand, nk, memory_order(k, a));
-  if (!reduce_b) add(k_cand, nk, memory_order(k, b));
-  if (nk == 0) add(k_cand, nk, k);
-
-  const index_t size_a = product(m, ext) * product(k, ext) * product(batch, ext);
-  const index_t size_b = product(k, ext) * product(n, ext) * product(batch, ext);
-  const index_t size_c = product(m, ext) * product(n, ext) * product(batch, ext);
-  index_t best_cost = -1;
-  LabelList bm, bn, bk;
-  MatrixForm best_fa, best_fb, best_fc;
-  for (int im = 0; im < nm; ++im) {
-    for (int in = 0; in < nn; ++in) {
-      for (int ik = 0; ik < nk; ++ik) {
-        const MatrixForm fa =
-            reduce_a ? MatrixForm{}
-                     : matrix_form(m_cand[im], k_cand[ik], ext, [&](char l) { return stride_in(a, l); });
-        const MatrixForm fb =
-            reduce_b ? MatrixForm{}
-                     : matrix_form(k_cand[ik], n_cand[in], ext, [&](char l) { return stride_in(b, l); });
-        MatrixForm fc;
-        if (free_layout)
-          fc.ok = true;
-        else
-          fc = matrix_form(m_cand[im], n_cand[in], ext, [&](char l) { return dest_stride(l); });
-        const index_t cost = (fa.ok ? 0 : size_a) + (fb.ok ? 0 : size_b) + (fc.ok ? 0 : 2 * size_c);
-        if (best_cost < 0 || cost < best_cost) {
-          best_cost = cost;
-          bm = m_cand[im];
-          bn = n_cand[in];
-          bk = k_cand[ik];
-          best_fa = fa;
-          best_fb = fb;
-          best_fc = fc;
-        }
-      }
-    }
-  }
-
-  // Batch labels in the destination's memory order (streaming writes across items).
-  LabelList border = free_layout ? batch : memory_order(batch, dest_op);
-  if (free_layout) set_free_layout(concat(bm, bn, border));
-  const index_t mm = product(bm, ext), nn_ = product(bn, ext), kk = product(bk, ext);
-  const MatrixForm packed_a{true, 1, mm}, packed_b{true, 1, kk}, packed_c{true, 1, mm};
-
-  if (reduce_a) {
-    p.pack_a = reduce_pack(a, sum_a, concat(bm, bk, border), ext, &table_a);
-    best_fa = packed_a;
-  } else if (!best_fa.ok) {
-    p.pack_a = copy_pack(a, concat(bm, bk, border), ext, &table_a);
-    best_fa = packed_a;
-  }
-  if (reduce_b) {
-    p.pack_b = reduce_pack(b, sum_b, concat(bk, bn, border), ext, &table_b);
-    best_fb = packed_b;
-  } else if (!best_fb.ok) {
-    p.pack_b = copy_pack(b, concat(bk, bn, border), ext, &table_b);
-    best_fb = packed_b;
-  }
-  a_eff = effective(a, p.pack_a, table_a);
-  b_eff = effective(b, p.pack_b, table_b);
-  count_pack(p.pack_a);
-  count_pack(p.pack_b);
-
-  CompactTable table_c;
-  if (free_layout) {
-    best_fc = packed_c;
-  } else if (!best_fc.ok) {
-    p.out_via_scratch = true;
-    table_c.append(concat(bm, bn, border), ext);
-    p.out_scratch_elements = table_c.elements();
-    for (char l : dest_labels) {
-      p.finish.shape.push_back(ext[l]);
-      p.finish.out.push_back(dest_stride(l));
-      p.finish.a.push_back(table_c.of(l));
-    }
-    best_fc = packed_c;
-  }
-  auto c_stride = [&](char l) { return p.out_via_scratch ? table_c.of(l) : dest_stride(l); };
-
-  p.gm = mm;
-  p.gn = nn_;
-  p.gk = kk;
-  p.a_form = best_fa;
-  p.b_form = best_fb;
-  p.c_form = best_fc;
-  // Batch labels, merged where all three operands step through them as through one.
-  for (char l : border) {
-    const index_t sc = c_stride(l), sa = stride_in(a_eff, l), sb = stride_in(b_eff, l);
-    const std::size_t r = p.batch.shape.size();
-    if (r > 0 && sc == p.batch.out[r - 1] * p.batch.shape[r - 1] &&
-        sa == p.batch.a[r - 1] * p.batch.shape[r - 1] && sb == p.batch.b[r - 1] * p.batch.shape[r - 1]) {
-      p.batch.shape[r - 1] *= ext[l];
-      continue;
-    }
-    p.batch.shape.push_back(ext[l]);
-    p.batch.out.push_back(sc);
-    p.batch.a.push_back(sa);
-    p.batch.b.push_back(sb);
-  }
-  return p;
+  return BinaryPlanner(a, b, out_labels, ext, dest_strides, options).plan();
 }
 
 }  // namespace tfbench::impl
