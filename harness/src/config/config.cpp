@@ -1,5 +1,6 @@
 #include "tfbench/harness/config.hpp"
 
+#include "config/config_reader.hpp"
 #include "config/yaml_scalar.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
@@ -18,10 +19,8 @@
 
 namespace tfbench::harness {
 
-using impl::YamlScalar;
 using workloads::Family;
 using workloads::ParamSpec;
-using workloads::ParamType;
 using workloads::ParamValue;
 
 std::string SourceLocation::to_string() const {
@@ -83,66 +82,40 @@ std::vector<workloads::Params> BenchmarkBlock::expand() const {
 
 namespace {
 
-constexpr std::size_t kMaxRangeValues = 100000;
-constexpr std::size_t kMaxPoints = 1000000;
-constexpr int kMaxThreads = 4096;
-constexpr double kMaxCaseTimeout = 1e6;  // seconds: about 11 days
+using impl::FileDefaults;
+using impl::suggestion;
 
-std::string quoted_list(const std::vector<std::string>& names) {
-  std::vector<std::string> q;
-  q.reserve(names.size());
-  for (const auto& n : names) q.push_back(n);
-  return join(q);
-}
-
-std::string suggestion(const std::string& name, const std::vector<std::string>& candidates) {
-  const std::string near = nearest_name(name, candidates);
-  return near.empty() ? std::string() : " (did you mean '" + near + "'?)";
-}
-
-/// "an integer", "a number", "a boolean", "a string".
-std::string a_type(ParamType type) {
-  return std::string(type == ParamType::Int ? "an " : "a ") + workloads::name(type);
-}
-
-std::string format_value(double v) {
-  return format_number(v, 15);
-}
-
-/// Run-level defaults of one file (`defaults:`), already merged with the built-in ones.
-struct FileDefaults {
-  std::vector<int> threads;
-  std::vector<ExecSpaceKind> spaces;
-  int repetitions = BuiltinDefaults::repetitions;
-  double min_time = BuiltinDefaults::min_time;
-  std::optional<double> threshold_pct;
-  std::optional<double> case_timeout;
-  std::optional<std::uint64_t> seed;
-};
-
-/// A numeric range `{from, to, step}` or `{from, to, times}`, expanded.
-struct RangeSpec {
-  bool integer = true;     // values must be integers
-  bool allow_max = false;  // `to: max` (thread lists)
-  std::string unit = "value";
-};
-
-class Loader {
+/// Reads one config document: its shape, the file's defaults, then each benchmark block (family,
+/// timing settings, parameter sweep, variant patterns). Every issue is collected first; one
+/// ConfigError then reports them all.
+class Loader : impl::ConfigReader {
  public:
-  Loader(std::string path, const LoadOptions& options) : path_(std::move(path)), options_(options) {}
+  using ConfigReader::ConfigReader;
 
   Config load(std::string_view text) {
     Config config;
     config.path = path_;
     config.text = std::string(text);
-    YAML::Node loaded;
+    const YAML::Node root = parse_document(config.text);  // const: reading a key must never insert it
+    flag_duplicate_keys(root, "");
+    check_keys(root, "", {"defaults", "benchmarks"});
+    const FileDefaults defaults = read_file_defaults(root);
+    config.seed = defaults.seed;
+    read_benchmarks(root, defaults, config.blocks);
+    if (!issues_.empty()) throw ConfigError(issues_);
+    return config;
+  }
+
+ private:
+  /// The document's root mapping; throws ConfigError when the text is no YAML, empty or not a mapping.
+  YAML::Node parse_document(const std::string& text) {
+    YAML::Node root;
     try {
-      loaded = YAML::Load(config.text);
+      root = YAML::Load(text);
     } catch (const YAML::Exception& e) {
       add({path_, e.mark.line + 1, e.mark.column + 1}, "(yaml)", "malformed YAML: " + e.msg);
       throw ConfigError(issues_);
     }
-    const YAML::Node& root = loaded;  // const: reading a key must never insert it
     if (!root.IsDefined() || root.IsNull()) {
       add({path_, 1, 1}, "(file)", "expected a mapping with a 'benchmarks' list; the file is empty");
       throw ConfigError(issues_);
@@ -152,313 +125,18 @@ class Loader {
             "expected a mapping with keys 'defaults' and 'benchmarks', found " + impl::describe_node(root));
       throw ConfigError(issues_);
     }
-    flag_duplicate_keys(root, "");
-    check_keys(root, "", {"defaults", "benchmarks"});
+    return root;
+  }
 
+  // ---- defaults
+
+  /// The built-in defaults, overridden by the file's `defaults:`.
+  FileDefaults read_file_defaults(const YAML::Node& root) {
     FileDefaults defaults;
-    defaults.threads = unique({1, options_.max_threads});
+    defaults.threads = impl::without_repeats({1, options_.max_threads});
     defaults.spaces = {default_device_space()};
     if (const YAML::Node d = root["defaults"]; d.IsDefined() && !d.IsNull()) read_defaults(d, defaults);
-    config.seed = defaults.seed;
-
-    const YAML::Node list = root["benchmarks"];
-    if (!list.IsDefined()) {
-      issue(root, "benchmarks", "missing field: expected a list of benchmark blocks (each with 'family')");
-    } else if (!list.IsSequence() || list.size() == 0) {
-      issue(list, "benchmarks",
-            "expected a non-empty list of benchmark blocks (each with 'family'), found " +
-                impl::describe_node(list));
-    } else {
-      for (std::size_t i = 0; i < list.size(); ++i) {
-        auto block = read_block(list[i], i, defaults);
-        if (block) config.blocks.push_back(std::move(*block));
-      }
-    }
-    if (!issues_.empty()) throw ConfigError(issues_);
-    return config;
-  }
-
- private:
-  SourceLocation at(const YAML::Node& node) const {
-    const YAML::Mark mark = node.Mark();
-    if (mark.is_null()) return {path_, 0, 0};
-    return {path_, mark.line + 1, mark.column + 1};
-  }
-  void add(SourceLocation where, std::string field, std::string message) {
-    issues_.push_back({std::move(where), std::move(field), std::move(message)});
-  }
-  void issue(const YAML::Node& node, const std::string& field, const std::string& message) {
-    add(at(node), field, message);
-  }
-  static std::string child(const std::string& parent, const std::string& key) {
-    return parent.empty() ? key : parent + "." + key;
-  }
-
-  static std::string key_name(const YAML::Node& key) {
-    return key.IsScalar() ? key.Scalar() : impl::describe_node(key);
-  }
-
-  /// Flags every repeated key of every mapping in the document: yaml-cpp keeps both and a lookup
-  /// finds the first, so a repeated key would otherwise silently lose its second value.
-  void flag_duplicate_keys(const YAML::Node& node, const std::string& field) {
-    if (node.IsSequence()) {
-      for (std::size_t i = 0; i < node.size(); ++i)
-        flag_duplicate_keys(node[i], field + "[" + std::to_string(i) + "]");
-    } else if (node.IsMap()) {
-      std::set<std::string> seen;
-      for (auto it = node.begin(); it != node.end(); ++it) {
-        const YAML::Node key = it->first;  // by value: the iterator yields a temporary pair
-        const std::string name = key_name(key);
-        if (!seen.insert(name).second)
-          issue(key, child(field, name), "duplicate key: each key may appear once");
-        flag_duplicate_keys(it->second, child(field, name));
-      }
-    }
-  }
-
-  /// Flags keys outside `allowed` (with the nearest allowed name); repeated keys are flagged once,
-  /// for the whole document, by flag_duplicate_keys.
-  void check_keys(const YAML::Node& map, const std::string& field, const std::vector<std::string>& allowed) {
-    std::set<std::string> seen;
-    for (auto it = map.begin(); it != map.end(); ++it) {
-      const YAML::Node key = it->first;
-      const std::string name = key_name(key);
-      if (!seen.insert(name).second) continue;
-      if (std::find(allowed.begin(), allowed.end(), name) == allowed.end()) {
-        issue(key, child(field, name),
-              "unknown key; expected one of: " + quoted_list(allowed) + suggestion(name, allowed));
-      }
-    }
-  }
-
-  static std::vector<int> unique(std::vector<int> values) {
-    std::vector<int> out;
-    for (int v : values) {
-      if (std::find(out.begin(), out.end(), v) == out.end()) out.push_back(v);
-    }
-    return out;
-  }
-
-  std::optional<double> read_number(const YAML::Node& node, const std::string& field, double lo, double hi,
-                                    bool lo_inclusive, const std::string& what) {
-    const YamlScalar s = impl::classify_scalar(node);
-    if (!node.IsScalar() || (s.kind != YamlScalar::Kind::Int && s.kind != YamlScalar::Kind::Double)) {
-      issue(node, field, "expected " + what + ", found " + impl::describe_node(node));
-      return std::nullopt;
-    }
-    const bool low_ok = lo_inclusive ? s.number >= lo : s.number > lo;
-    if (!std::isfinite(s.number) || !low_ok || s.number > hi) {
-      issue(node, field,
-            "expected " + what + " in " + (lo_inclusive ? "[" : "(") + format_value(lo) + ", " +
-                format_value(hi) + "], found " + s.text);
-      return std::nullopt;
-    }
-    return s.number;
-  }
-
-  std::optional<std::int64_t> read_integer(const YAML::Node& node, const std::string& field, std::int64_t lo,
-                                           std::int64_t hi, const std::string& what) {
-    const YamlScalar s = impl::classify_scalar(node);
-    const bool integral =
-        s.kind == YamlScalar::Kind::Int || (s.kind == YamlScalar::Kind::Double && std::isfinite(s.number) &&
-                                            std::floor(s.number) == s.number && std::fabs(s.number) < 9.0e15);
-    if (!node.IsScalar() || !integral) {
-      issue(node, field, "expected " + what + ", found " + impl::describe_node(node));
-      return std::nullopt;
-    }
-    const auto v = s.kind == YamlScalar::Kind::Int ? s.integer : static_cast<std::int64_t>(s.number);
-    if (v < lo || v > hi) {
-      issue(node, field,
-            "expected " + what + " in [" + std::to_string(lo) + ", " + std::to_string(hi) + "], found " +
-                s.text);
-      return std::nullopt;
-    }
-    return v;
-  }
-
-  /// Expands a range mapping; nullopt (with issues) when it is malformed.
-  std::optional<std::vector<double>> read_range(const YAML::Node& node, const std::string& field,
-                                                const RangeSpec& spec) {
-    check_keys(node, field, {"from", "to", "step", "times"});
-    const YAML::Node from_node = node["from"], to_node = node["to"], step_node = node["step"],
-                     times_node = node["times"];
-    bool ok = true;
-    auto endpoint = [&](const YAML::Node& n, const char* key) -> std::optional<double> {
-      if (!n.IsDefined()) {
-        issue(node, child(field, key),
-              std::string("missing field: a range needs 'from' and 'to' (and 'step' or 'times')"));
-        ok = false;
-        return std::nullopt;
-      }
-      if (spec.allow_max && n.IsScalar() && n.Scalar() == "max") return options_.max_threads;
-      const YamlScalar s = impl::classify_scalar(n);
-      const bool numeric = s.kind == YamlScalar::Kind::Int || s.kind == YamlScalar::Kind::Double;
-      if (!n.IsScalar() || !numeric || (spec.integer && std::floor(s.number) != s.number)) {
-        issue(n, child(field, key),
-              std::string("expected ") + (spec.integer ? "an integer" : "a number") +
-                  (spec.allow_max ? " or 'max'" : "") + ", found " + impl::describe_node(n));
-        ok = false;
-        return std::nullopt;
-      }
-      return s.number;
-    };
-    const auto from = endpoint(from_node, "from");
-    const auto to = endpoint(to_node, "to");
-    if (step_node.IsDefined() && times_node.IsDefined()) {
-      issue(node, field, "bad range: give 'step' (arithmetic) or 'times' (geometric), not both");
-      return std::nullopt;
-    }
-    if (!ok) return std::nullopt;
-    if (*to < *from) {
-      issue(to_node, child(field, "to"),
-            "bad range: expected 'to' >= 'from' (" + format_value(*from) + "), found " + format_value(*to));
-      return std::nullopt;
-    }
-    std::vector<double> values;
-    if (times_node.IsDefined()) {
-      const YamlScalar t = impl::classify_scalar(times_node);
-      const bool numeric = t.kind == YamlScalar::Kind::Int || t.kind == YamlScalar::Kind::Double;
-      if (!numeric || !(t.number > 1.0) || (spec.integer && std::floor(t.number) != t.number)) {
-        issue(times_node, child(field, "times"),
-              std::string("bad range: expected a factor > 1") + (spec.integer ? " (an integer)" : "") +
-                  ", found " + impl::describe_node(times_node));
-        return std::nullopt;
-      }
-      if (!(*from > 0.0)) {
-        issue(from_node, child(field, "from"),
-              "bad range: a geometric range ('times') needs 'from' > 0, found " + format_value(*from));
-        return std::nullopt;
-      }
-      for (double v = *from; v <= *to * (1.0 + 1e-12); v *= t.number) {
-        values.push_back(spec.integer ? std::round(v) : v);
-        if (values.size() > kMaxRangeValues) break;
-      }
-    } else {
-      double step = 1.0;
-      if (step_node.IsDefined()) {
-        const YamlScalar s = impl::classify_scalar(step_node);
-        const bool numeric = s.kind == YamlScalar::Kind::Int || s.kind == YamlScalar::Kind::Double;
-        if (!numeric || !(s.number > 0.0) || (spec.integer && std::floor(s.number) != s.number)) {
-          issue(step_node, child(field, "step"),
-                std::string("bad range: expected a step > 0") + (spec.integer ? " (an integer)" : "") +
-                    ", found " + impl::describe_node(step_node));
-          return std::nullopt;
-        }
-        step = s.number;
-      } else if (!spec.integer) {
-        issue(node, field, "bad range: a range of numbers needs 'step' or 'times'");
-        return std::nullopt;
-      }
-      const double count = std::floor((*to - *from) / step + 1e-9) + 1.0;
-      if (count > static_cast<double>(kMaxRangeValues)) {
-        values.resize(kMaxRangeValues + 1);
-      } else {
-        for (std::size_t i = 0; i < static_cast<std::size_t>(count); ++i) values.push_back(*from + i * step);
-      }
-    }
-    if (values.size() > kMaxRangeValues) {
-      issue(node, field, "bad range: expected at most " + std::to_string(kMaxRangeValues) + " values");
-      return std::nullopt;
-    }
-    return values;
-  }
-
-  std::optional<std::vector<int>> read_threads(const YAML::Node& node, const std::string& field) {
-    std::vector<int> out;
-    bool ok = true;
-    auto one = [&](const YAML::Node& n) {
-      if (n.IsScalar() && n.Scalar() == "max") {
-        out.push_back(options_.max_threads);
-        return;
-      }
-      if (const auto v = read_integer(n, field, 1, kMaxThreads, "a thread count or 'max'")) {
-        out.push_back(static_cast<int>(*v));
-      } else {
-        ok = false;
-      }
-    };
-    if (node.IsMap()) {
-      RangeSpec spec;
-      spec.allow_max = true;
-      const auto values = read_range(node, field, spec);
-      if (!values) return std::nullopt;
-      for (double v : *values) {
-        if (v < 1 || v > kMaxThreads) {
-          issue(
-              node, field,
-              "expected thread counts in [1, " + std::to_string(kMaxThreads) + "], found " + format_value(v));
-          return std::nullopt;
-        }
-        out.push_back(static_cast<int>(v));
-      }
-    } else if (node.IsSequence()) {
-      if (node.size() == 0) {
-        issue(node, field, "expected at least one thread count (e.g. [1, max])");
-        return std::nullopt;
-      }
-      for (const auto& n : node) one(n);
-    } else {
-      one(node);
-    }
-    if (!ok) return std::nullopt;
-    return unique(out);
-  }
-
-  std::optional<std::vector<ExecSpaceKind>> read_spaces(const YAML::Node& node, const std::string& field) {
-    std::vector<std::string> enabled;
-    for (ExecSpaceKind k : enabled_exec_spaces()) enabled.push_back(name(k));
-    std::vector<ExecSpaceKind> out;
-    bool ok = true;
-    auto one = [&](const YAML::Node& n) {
-      const auto kind = n.IsScalar() ? parse_exec_space(n.Scalar()) : std::nullopt;
-      if (!kind || !is_enabled(*kind)) {
-        issue(n, field,
-              "expected an execution space enabled in this build: " + join(enabled) + ", found " +
-                  impl::describe_node(n));
-        ok = false;
-        return;
-      }
-      if (std::find(out.begin(), out.end(), *kind) == out.end()) out.push_back(*kind);
-    };
-    if (node.IsSequence()) {
-      if (node.size() == 0) {
-        issue(node, field, "expected at least one execution space");
-        return std::nullopt;
-      }
-      for (const auto& n : node) one(n);
-    } else {
-      one(node);
-    }
-    if (!ok) return std::nullopt;
-    return out;
-  }
-
-  /// The timing settings shared by `defaults` and benchmark blocks.
-  void read_common(const YAML::Node& map, const std::string& field, FileDefaults& into) {
-    if (const YAML::Node n = map["threads"]; n.IsDefined()) {
-      if (auto v = read_threads(n, child(field, "threads"))) into.threads = *v;
-    }
-    if (const YAML::Node n = map["exec_space"]; n.IsDefined()) {
-      if (auto v = read_spaces(n, child(field, "exec_space"))) into.spaces = *v;
-    }
-    if (const YAML::Node n = map["repetitions"]; n.IsDefined()) {
-      if (auto v = read_integer(n, child(field, "repetitions"), 1, 100000, "an integer number of samples"))
-        into.repetitions = static_cast<int>(*v);
-    }
-    if (const YAML::Node n = map["min_time"]; n.IsDefined()) {
-      if (auto v = read_number(n, child(field, "min_time"), 0.0, 3600.0, false, "seconds per sample"))
-        into.min_time = *v;
-    }
-    if (const YAML::Node n = map["threshold_pct"]; n.IsDefined()) {
-      if (auto v = read_number(n, child(field, "threshold_pct"), 0.0, 100000.0, false,
-                               "a regression threshold in percent"))
-        into.threshold_pct = *v;
-    }
-    if (const YAML::Node n = map["case_timeout"]; n.IsDefined()) {
-      if (auto v = read_number(n, child(field, "case_timeout"), 0.0, kMaxCaseTimeout, true,
-                               "seconds per case (0: no limit)"))
-        into.case_timeout = *v;
-    }
+    return defaults;
   }
 
   void read_defaults(const YAML::Node& node, FileDefaults& defaults) {
@@ -476,112 +154,24 @@ class Loader {
     }
   }
 
-  /// One scalar as a value of `spec`'s type, with its choices and bounds checked.
-  std::optional<ParamValue> read_param_value(const YAML::Node& node, const ParamSpec& spec,
-                                             const std::string& field) {
-    const YamlScalar s = impl::classify_scalar(node);
-    const std::string what =
-        a_type(spec.type) + (spec.description.empty() ? "" : " (" + spec.description + ")");
-    if (!node.IsScalar() || s.kind == YamlScalar::Kind::Null) {
-      issue(node, field, "expected " + what + ", found " + impl::describe_node(node));
-      return std::nullopt;
-    }
-    std::optional<ParamValue> value;
-    switch (spec.type) {
-      case ParamType::Int:
-        if (s.kind == YamlScalar::Kind::Int) {
-          value = ParamValue{s.integer};
-        } else if (s.kind == YamlScalar::Kind::Double && std::isfinite(s.number) &&
-                   std::floor(s.number) == s.number && std::fabs(s.number) < 9.0e15) {
-          value = ParamValue{static_cast<std::int64_t>(s.number)};
-        }
-        break;
-      case ParamType::Double:
-        if (s.kind == YamlScalar::Kind::Int || s.kind == YamlScalar::Kind::Double)
-          value = ParamValue{s.number};
-        break;
-      case ParamType::Bool:
-        if (s.kind == YamlScalar::Kind::Bool) value = ParamValue{s.boolean};
-        break;
-      case ParamType::String:
-        value = ParamValue{s.text};
-        break;
-    }
-    if (!value) {
-      issue(node, field, "wrong type: expected " + what + ", found " + impl::describe_node(node));
-      return std::nullopt;
-    }
-    if (!check_value(node, spec, field, *value)) return std::nullopt;
-    return value;
-  }
+  // ---- benchmark blocks
 
-  bool check_value(const YAML::Node& node, const ParamSpec& spec, const std::string& field,
-                   const ParamValue& value) {
-    if (const auto* text = std::get_if<std::string>(&value)) {
-      if (!spec.choices.empty() &&
-          std::find(spec.choices.begin(), spec.choices.end(), *text) == spec.choices.end()) {
-        issue(node, field,
-              "expected one of: " + join(spec.choices) + ", found '" + *text + "'" +
-                  suggestion(*text, spec.choices));
-        return false;
+  /// The `benchmarks:` list; blocks with issues are left out (their issues are kept).
+  void read_benchmarks(const YAML::Node& root, const FileDefaults& defaults,
+                       std::vector<BenchmarkBlock>& blocks) {
+    const YAML::Node list = root["benchmarks"];
+    if (!list.IsDefined()) {
+      issue(root, "benchmarks", "missing field: expected a list of benchmark blocks (each with 'family')");
+    } else if (!list.IsSequence() || list.size() == 0) {
+      issue(list, "benchmarks",
+            "expected a non-empty list of benchmark blocks (each with 'family'), found " +
+                impl::describe_node(list));
+    } else {
+      for (std::size_t i = 0; i < list.size(); ++i) {
+        auto block = read_block(list[i], i, defaults);
+        if (block) blocks.push_back(std::move(*block));
       }
-      return true;
     }
-    double v = 0.0;
-    if (const auto* i = std::get_if<std::int64_t>(&value))
-      v = static_cast<double>(*i);
-    else if (const auto* d = std::get_if<double>(&value))
-      v = *d;
-    else
-      return true;
-    if ((spec.min && v < *spec.min) || (spec.max && v > *spec.max)) {
-      issue(node, field,
-            "out of range: expected " + std::string(workloads::name(spec.type)) + " in [" +
-                (spec.min ? format_value(*spec.min) : "-inf") + ", " +
-                (spec.max ? format_value(*spec.max) : "inf") + "], found " + workloads::to_string(value));
-      return false;
-    }
-    return true;
-  }
-
-  std::optional<std::vector<ParamValue>> read_param(const YAML::Node& node, const ParamSpec& spec,
-                                                    const std::string& field) {
-    std::vector<ParamValue> values;
-    if (node.IsMap()) {
-      if (spec.type != ParamType::Int && spec.type != ParamType::Double) {
-        issue(node, field,
-              "expected " + a_type(spec.type) +
-                  " or a list of them; ranges ({from, to, step|times}) apply to numeric parameters only");
-        return std::nullopt;
-      }
-      RangeSpec range;
-      range.integer = spec.type == ParamType::Int;
-      const auto expanded = read_range(node, field, range);
-      if (!expanded) return std::nullopt;
-      for (double v : *expanded) {
-        const ParamValue value = range.integer ? ParamValue{static_cast<std::int64_t>(v)} : ParamValue{v};
-        if (!check_value(node, spec, field, value)) return std::nullopt;
-        values.push_back(value);
-      }
-      return values;
-    }
-    if (node.IsSequence()) {
-      if (node.size() == 0) {
-        issue(node, field, "expected at least one value");
-        return std::nullopt;
-      }
-      bool ok = true;
-      for (const auto& n : node) {
-        if (auto v = read_param_value(n, spec, field))
-          values.push_back(*v);
-        else
-          ok = false;
-      }
-      if (!ok) return std::nullopt;
-      return values;
-    }
-    if (auto v = read_param_value(node, spec, field)) return std::vector<ParamValue>{*v};
-    return std::nullopt;
   }
 
   std::optional<BenchmarkBlock> read_block(const YAML::Node& node, std::size_t index,
@@ -598,7 +188,16 @@ class Loader {
     BenchmarkBlock block;
     block.index = index;
     block.where = at(node);
+    read_family(node, field, block);
+    read_block_settings(node, field, defaults, block);
+    if (block.family) read_params(node, field, block);
+    read_variants(node, field, issues_before, block);
+    if (issues_.size() != issues_before) return std::nullopt;
+    return block;
+  }
 
+  /// `family:`, one of the families a config may name.
+  void read_family(const YAML::Node& node, const std::string& field, BenchmarkBlock& block) {
     const std::vector<const Family*>& known =
         options_.families.empty() ? workloads::families() : options_.families;
     std::vector<std::string> family_names;
@@ -621,7 +220,11 @@ class Loader {
                   suggestion(family_node.Scalar(), family_names));
       }
     }
+  }
 
+  /// The block's timing settings: the file's defaults, overridden by the block's own.
+  void read_block_settings(const YAML::Node& node, const std::string& field, const FileDefaults& defaults,
+                           BenchmarkBlock& block) {
     FileDefaults settings = defaults;
     read_common(node, field, settings);
     block.threads = settings.threads;
@@ -630,37 +233,14 @@ class Loader {
     block.min_time = settings.min_time;
     block.threshold_pct = settings.threshold_pct;
     block.case_timeout = settings.case_timeout;
-
-    if (block.family) read_params(node, field, block);
-
-    const YAML::Node variants = node["variants"];
-    if (variants.IsDefined()) {
-      const std::string vfield = field + ".variants";
-      std::vector<YAML::Node> patterns;
-      if (variants.IsSequence()) {
-        for (const auto& v : variants) patterns.push_back(v);
-        if (patterns.empty()) issue(variants, vfield, "expected at least one variant name or glob");
-      } else {
-        patterns.push_back(variants);
-      }
-      for (const auto& p : patterns) {
-        if (!p.IsScalar() || p.Scalar().empty()) {
-          issue(p, vfield,
-                "expected a variant name or glob (e.g. 'peer:*'), found " + impl::describe_node(p));
-          continue;
-        }
-        block.variant_patterns.push_back(p.Scalar());
-      }
-      if (block.family && issues_.size() == issues_before) check_variant_patterns(patterns, vfield, block);
-    }
-    if (issues_.size() != issues_before) return std::nullopt;
-    return block;
   }
 
+  // ---- the parameter sweep
+
+  /// `params:`, one sweep entry per parameter of the family (in name order): the values given, or
+  /// the parameter's default.
   void read_params(const YAML::Node& node, const std::string& field, BenchmarkBlock& block) {
     const std::vector<ParamSpec> specs = block.family->parameters();
-    std::vector<std::string> names;
-    for (const auto& s : specs) names.push_back(s.name);
     // `params:` may be left out (or empty) when every parameter has a default. A key that is absent
     // yields an invalid node, which throws on anything but IsDefined().
     const YAML::Node params = node["params"];
@@ -671,16 +251,7 @@ class Loader {
             "expected a mapping of parameter names to values, found " + impl::describe_node(params));
       return;
     }
-    if (given) {
-      for (auto it = params.begin(); it != params.end(); ++it) {
-        const std::string key = key_name(it->first);
-        if (std::find(names.begin(), names.end(), key) == names.end()) {
-          issue(it->first, child(pfield, key),
-                "unknown parameter of family " + std::string(block.family->name()) +
-                    "; expected one of: " + join(names) + suggestion(key, names));
-        }
-      }
-    }
+    if (given) flag_unknown_params(params, pfield, specs, *block.family);
     std::vector<ParamSpec> sorted = specs;
     std::sort(sorted.begin(), sorted.end(),
               [](const ParamSpec& a, const ParamSpec& b) { return a.name < b.name; });
@@ -691,7 +262,7 @@ class Loader {
       if (!value.IsDefined() || value.IsNull()) {
         if (!spec.default_value) {
           issue(given ? params : node, vfield,
-                "missing field: required parameter, expected " + a_type(spec.type) +
+                "missing field: required parameter, expected " + impl::a_type(spec.type) +
                     (spec.description.empty() ? "" : " (" + spec.description + ")"));
           continue;
         }
@@ -703,11 +274,51 @@ class Loader {
         block.sweep.emplace_back(spec.name, std::move(*values));
       }
     }
-    if (points > kMaxPoints) {
+    if (points > impl::kMaxPoints) {
       issue(given ? params : node, pfield,
             "the sweep has " + std::to_string(points) + " points; expected at most " +
-                std::to_string(kMaxPoints));
+                std::to_string(impl::kMaxPoints));
     }
+  }
+
+  void flag_unknown_params(const YAML::Node& params, const std::string& pfield,
+                           const std::vector<ParamSpec>& specs, const Family& family) {
+    std::vector<std::string> names;
+    for (const auto& s : specs) names.push_back(s.name);
+    for (auto it = params.begin(); it != params.end(); ++it) {
+      const std::string key = key_name(it->first);
+      if (std::find(names.begin(), names.end(), key) == names.end()) {
+        issue(it->first, child(pfield, key),
+              "unknown parameter of family " + std::string(family.name()) +
+                  "; expected one of: " + join(names) + suggestion(key, names));
+      }
+    }
+  }
+
+  // ---- variant patterns
+
+  /// `variants:`, a name or glob or a list of them; checked against the family's variants only when
+  /// the rest of the block is sound.
+  void read_variants(const YAML::Node& node, const std::string& field, std::size_t issues_before,
+                     BenchmarkBlock& block) {
+    const YAML::Node variants = node["variants"];
+    if (!variants.IsDefined()) return;
+    const std::string vfield = field + ".variants";
+    std::vector<YAML::Node> patterns;
+    if (variants.IsSequence()) {
+      for (const auto& v : variants) patterns.push_back(v);
+      if (patterns.empty()) issue(variants, vfield, "expected at least one variant name or glob");
+    } else {
+      patterns.push_back(variants);
+    }
+    for (const auto& p : patterns) {
+      if (!p.IsScalar() || p.Scalar().empty()) {
+        issue(p, vfield, "expected a variant name or glob (e.g. 'peer:*'), found " + impl::describe_node(p));
+        continue;
+      }
+      block.variant_patterns.push_back(p.Scalar());
+    }
+    if (block.family && issues_.size() == issues_before) check_variant_patterns(patterns, vfield, block);
   }
 
   void check_variant_patterns(const std::vector<YAML::Node>& patterns, const std::string& field,
@@ -739,10 +350,6 @@ class Loader {
       }
     }
   }
-
-  std::string path_;
-  LoadOptions options_;
-  std::vector<ConfigIssue> issues_;
 };
 
 }  // namespace
@@ -794,8 +401,8 @@ std::vector<int> parse_thread_list(std::string_view text, int max_threads) {
       } catch (const std::exception&) {
         used = 0;
       }
-      if (used != item.size() || item.empty() || value < 1 || value > kMaxThreads) {
-        throw std::invalid_argument("expected thread counts (1.." + std::to_string(kMaxThreads) +
+      if (used != item.size() || item.empty() || value < 1 || value > impl::kMaxThreads) {
+        throw std::invalid_argument("expected thread counts (1.." + std::to_string(impl::kMaxThreads) +
                                     ") or 'max' separated by commas, found '" + item + "'");
       }
     }
