@@ -681,12 +681,12 @@ def listed_skips(stdout):
 def test_list_skips():
     """`list` and `run --dry-run` name the variants a worker skips, with the reason `run` records: engine
     strategies with no route at one thread are only known to a worker with Kokkos initialized, which the
-    listing asks (issue 18 item 2, issue 17 item 3)."""
+    listing asks, and `run` plans from the same answer (issue 18 item 2, issue 17 item 3)."""
     skips_yaml = config("skips.yaml")
     _, listed, _ = tfbench("list", skips_yaml, expect=0)
     _, dry, _ = tfbench("run", skips_yaml, "--dry-run", expect=0)
     out = fresh("skips.h5")
-    tfbench("run", skips_yaml, "--no-ceilings", "--out", out, expect=0)
+    _, ran, _ = tfbench("run", skips_yaml, "--no-ceilings", "--out", out, expect=0)
     _, _, rows = rows_of(out)
     recorded = {(int(r["threads"]), r["case_id"]): r["error"] for r in rows if r["status"] == "skipped"}
     outer = [k for k in recorded if k[1].endswith("/engine:outer_parallel")]
@@ -695,6 +695,9 @@ def test_list_skips():
           % (listed_skips(listed), recorded))
     check(listed_skips(dry) == recorded, "--dry-run names what run skips")
     check(re.search(r"^estimated time: .*%d skipped" % len(recorded), listed, re.M), "the estimate leaves them out")
+    # run plans from the same dry query of its workers: its own estimate already knows the skips.
+    check(re.search(r"^estimated time: .*; %d skipped" % len(recorded), ran, re.M),
+          "run's estimate counts what its workers skip:\n%s" % ran)
 
 
 TESTS = {

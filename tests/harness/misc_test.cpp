@@ -11,6 +11,7 @@
 #include <limits>
 #include <map>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -40,7 +41,15 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   c.family = "fake";
   c.params = p;
   c.group_id = "fake/x";
-  c.variants = {"a", "b"};
+  tfbench::workloads::VariantInfo a, b;
+  a.name = "engine:auto";
+  a.provider = "tfbench";
+  a.strategy = "auto";
+  b.name = "peer:none";
+  b.kind = tfbench::workloads::VariantKind::Peer;
+  b.provider = "none";
+  b.unavailable = "not installed";
+  c.variants = {a, b};
   c.repetitions = 4;
   c.min_time = 0.25;
   job.cases.push_back(c);
@@ -53,7 +62,17 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   REQUIRE(j2.cases.size() == 1);
   CHECK(j2.cases[0].index == 7);
   CHECK(j2.cases[0].params.values() == p.values());
-  CHECK(j2.cases[0].variants == c.variants);
+  // The variants travel with the facts the worker's dry query decided: nothing is decided again.
+  const auto facts = [](const tfbench::workloads::VariantInfo& v) {
+    return std::make_tuple(v.name, v.kind, v.provider, v.strategy, v.unavailable);
+  };
+  REQUIRE(j2.cases[0].variants.size() == 2);
+  CHECK(facts(j2.cases[0].variants[0]) == facts(a));
+  CHECK(facts(j2.cases[0].variants[1]) == facts(b));
+  Json odd = Json(b);
+  odd["kind"] = "wizard";
+  CHECK_THROWS_WITH(odd.get<tfbench::workloads::VariantInfo>(),
+                    Catch::Contains("unknown variant kind 'wizard'"));
   CHECK(j2.cases[0].min_time == 0.25);
 
   // No ceilings: the member is left out and comes back as none, not as NaN ceilings.

@@ -151,7 +151,7 @@ class WorkerPlanRun {
       c.family = std::string(g.family->name());
       c.params = g.params;
       c.group_id = g.group_id;
-      c.variants = p.variants;
+      for (const auto& v : p.variants) c.variants.push_back(*find_variant(g, v));
       c.repetitions = g.repetitions;
       c.min_time = g.min_time;
       job.cases.push_back(std::move(c));
@@ -275,14 +275,14 @@ class WorkerPlanRun {
     return nullptr;
   }
 
-  /// Adds what the parent knows to a row: the case, its variant's facts (where the worker did not
-  /// say), the worker it ran on and the case's settings.
+  /// Adds what the parent knows to a row: the case, its variant's facts (as the plan has them from
+  /// the worker's dry query), the worker it ran on and the case's settings.
   ResultRow identify(const CaseGroup& g, ResultRow row) const {
     row.case_id = case_id(g, row.variant);
     row.group_id = g.group_id;
     row.family = std::string(g.family->name());
     const auto* info = find_variant(g, row.variant);
-    if (info && row.variant_kind.empty()) {
+    if (info) {
       row.variant_kind = workloads::name(info->kind);
       row.provider = info->provider;
       row.strategy = info->strategy;

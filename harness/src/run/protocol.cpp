@@ -47,6 +47,32 @@ void from_json(const harness::Json& json, Params& params) {
   }
 }
 
+void to_json(harness::Json& json, const VariantInfo& variant) {
+  json = harness::Json{{"name", variant.name},
+                       {"kind", name(variant.kind)},
+                       {"provider", variant.provider},
+                       {"strategy", variant.strategy},
+                       {"available", !variant.unavailable},
+                       {"why", variant.unavailable.value_or("")}};
+}
+
+void from_json(const harness::Json& json, VariantInfo& variant) {
+  json.at("name").get_to(variant.name);
+  const auto kind = json.at("kind").get<std::string>();
+  bool known = false;
+  for (VariantKind k : {VariantKind::Engine, VariantKind::Peer, VariantKind::Control}) {
+    if (kind == name(k)) {
+      variant.kind = k;
+      known = true;
+    }
+  }
+  if (!known) throw std::invalid_argument("unknown variant kind '" + kind + "'");
+  json.at("provider").get_to(variant.provider);
+  json.at("strategy").get_to(variant.strategy);
+  variant.unavailable.reset();
+  if (!json.at("available").get<bool>()) variant.unavailable = json.at("why").get<std::string>();
+}
+
 }  // namespace tfbench::workloads
 
 namespace tfbench::harness {

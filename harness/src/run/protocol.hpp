@@ -36,6 +36,9 @@ namespace tfbench::workloads {
 void to_json(harness::Json& json, const Params& params);
 void from_json(const harness::Json& json, Params& params);
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ceilings, gflops, gbs)
+/// {"name","kind","provider","strategy","available","why"}: a variant as a worker decided it.
+void to_json(harness::Json& json, const VariantInfo& variant);
+void from_json(const harness::Json& json, VariantInfo& variant);
 }  // namespace tfbench::workloads
 
 namespace tfbench::harness {
@@ -52,7 +55,9 @@ struct JobCase {
   std::string family;
   workloads::Params params;
   std::string group_id;
-  std::vector<std::string> variants;
+  /// The variants to run, as the worker's dry query decided them (variant_query.hpp): one marked
+  /// unavailable is recorded `skipped` with its reason, the others are built and measured.
+  std::vector<workloads::VariantInfo> variants;
   int repetitions = 1;
   double min_time = 0.01;
 };

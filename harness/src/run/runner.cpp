@@ -132,13 +132,16 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
     }
   }
   const std::string path = options.out ? *options.out : default_output_path();
+  // Which variants run is decided by a worker of each thread configuration, once: the jobs carry
+  // its answer, and the rows its facts.
+  VariantQuery query;
+  query.configs = options.configs;
+  query.filter = options.overrides.filter;
+  query.omp_proc_bind = options.omp_proc_bind;
+  query.omp_places = options.omp_places;
+  query.listing = options.dry_run;
+  for (const auto& note : ask_workers_for_variants(plan, query)) err << "note: " << note << '\n';
   if (options.dry_run) {
-    VariantQuery query;
-    query.configs = options.configs;
-    query.filter = options.overrides.filter;
-    query.omp_proc_bind = options.omp_proc_bind;
-    query.omp_places = options.omp_places;
-    for (const auto& note : ask_workers_for_variants(plan, query)) err << "note: " << note << '\n';
     print_plan(plan, out, options.measure_ceilings);
     out << "dry run: nothing measured; a run would write " << path << "\n";
     return kRunOk;

@@ -1,6 +1,7 @@
 #include "run/variant_query.hpp"
 
 #include "run/environment.hpp"
+#include "run/protocol.hpp"
 #include "run/spawn.hpp"
 #include "run/worker.hpp"
 #include "tfbench/engine/core/kokkos_runtime.hpp"
@@ -23,14 +24,6 @@ namespace {
 
 /// A worker that has not answered by then is stuck (a probe that hangs): the query gives up.
 constexpr int kQueryTimeoutSeconds = 300;
-
-/// Tabs and line ends would break the line format.
-std::string one_field(std::string text) {
-  for (char& c : text) {
-    if (c == '\t' || c == '\n' || c == '\r') c = ' ';
-  }
-  return text;
-}
 
 void write_all(int fd, const std::string& text) {
   std::size_t done = 0;
@@ -65,41 +58,41 @@ std::optional<std::string> read_answer(const impl::WorkerProcess& process) {
 
 struct Answer {
   std::optional<std::string> unstartable;
-  std::map<std::string, std::string> skip_reason;  // case id -> reason ("": it runs)
+  std::map<std::string, workloads::VariantInfo> variants;  // by case id
 };
 
 Answer parse_answer(const std::string& text) {
   Answer a;
   std::istringstream in(text);
   for (std::string line; std::getline(in, line);) {
-    const auto tab = line.find('\t');
-    if (tab == std::string::npos) continue;
-    const std::string kind = line.substr(0, tab), rest = line.substr(tab + 1);
-    if (kind == "unstartable") {
-      a.unstartable = rest;
-    } else if (kind == "variant") {
-      const auto second = rest.find('\t');
-      if (second != std::string::npos) a.skip_reason[rest.substr(0, second)] = rest.substr(second + 1);
+    try {
+      const Json m = impl::parse_message(line);
+      const auto kind = m.at("msg").get<std::string>();
+      if (kind == "unstartable") {
+        a.unstartable = m.at("why").get<std::string>();
+      } else if (kind == "variant") {
+        a.variants[m.at("case_id").get<std::string>()] = m.at("variant").get<workloads::VariantInfo>();
+      }
+    } catch (const std::exception&) {  // a torn last line of a dying worker: what came before counts
     }
   }
   return a;
 }
 
 /// Applies one worker's answer to its plan.
-void apply(WorkerPlan& w, const Answer& a) {
+void apply(WorkerPlan& w, const Answer& a, bool listing) {
+  if (a.unstartable && !listing) return;  // the run's worker fails its start and says so
   for (auto& g : w.groups) {
     for (auto& v : g.variants) {
       if (a.unstartable) {
         v.unavailable = "the worker cannot start: " + *a.unstartable;
         continue;
       }
-      const auto it = a.skip_reason.find(case_id(g, v.name));
-      if (it == a.skip_reason.end()) {
+      const auto it = a.variants.find(case_id(g, v.name));
+      if (it != a.variants.end()) {
+        v = it->second;
+      } else if (listing) {
         v.unavailable = "the family does not offer this variant in a worker (run records an error)";
-      } else if (it->second.empty()) {
-        v.unavailable.reset();
-      } else {
-        v.unavailable = it->second;
       }
     }
   }
@@ -128,14 +121,14 @@ std::vector<std::string> ask_workers_for_variants(RunPlan& plan, const VariantQu
       while (waitpid(process.pid, &status, 0) < 0 && errno == EINTR) {
       }
       const Answer answer = parse_answer(text.value_or(""));
-      if (!text || (!answer.unstartable && answer.skip_reason.empty() && !w.groups.empty())) {
+      if (!text || (!answer.unstartable && answer.variants.empty() && !w.groups.empty())) {
         notes.push_back("the worker for " + label + " did not answer which variants it would skip (" +
                         (text ? impl::describe_wait_status(status)
                               : "no answer in " + std::to_string(kQueryTimeoutSeconds) + " s") +
                         "): its variants are shown as this process sees them");
         continue;
       }
-      apply(w, answer);
+      apply(w, answer, query.listing);
     } catch (const std::exception& e) {
       notes.push_back("cannot start a worker for " + label + ": " + e.what());
     }
@@ -147,7 +140,7 @@ namespace impl {
 
 int query_variants_main(int message_fd, const VariantQueryArgs& args) {
   if (const auto why = kokkos_unstartable(args.threads)) {
-    write_all(message_fd, "unstartable\t" + one_field(*why) + "\n");
+    write_all(message_fd, dump_json(message("unstartable", {{"why", *why}})) + "\n");
     return 3;
   }
   LoadOptions load;
@@ -169,7 +162,7 @@ int query_variants_main(int message_fd, const VariantQueryArgs& args) {
     for (const auto& w : plan.workers) {
       for (const auto& g : w.groups) {
         for (const auto& v : g.variants)
-          answer += "variant\t" + case_id(g, v.name) + "\t" + one_field(v.unavailable.value_or("")) + "\n";
+          answer += dump_json(message("variant", {{"case_id", case_id(g, v.name)}, {"variant", v}})) + "\n";
       }
     }
     write_all(message_fd, answer);

@@ -1,15 +1,17 @@
 #pragma once
-// Which variants a worker would skip, and why, asked of a worker itself. Whether a variant can run
-// is decided in the worker, with Kokkos initialized for its threads (an engine route is probed
-// there; a process without Kokkos, like the parent, cannot tell). `tfbench list` and
-// `run --dry-run` start one worker per thread configuration in this query mode, as `run` starts
-// it, and show its answers.
+// The variants of a plan as a worker decides them, asked of a worker itself. Whether a variant can
+// run is decided in the worker, with Kokkos initialized for its threads (an engine route is probed
+// there; a process without Kokkos, like the parent, cannot tell), and only there: `run` plans from
+// this dry query and sends the decided variants in its jobs, which the worker runs or records as
+// skipped without asking the family again; `tfbench list` and `run --dry-run` show the answers.
+// One query worker per thread configuration is started as `run` starts a worker.
 //
 // The query worker plans the same configs for its space and threads and answers on its message fd
-// one line per planned variant, tab-separated (no JSON: nothing in the answer needs it):
-//   variant <TAB> <case id> <TAB> <why it would be skipped; empty: it runs>
+// one JSON line per planned variant (protocol.hpp):
+//   {"msg":"variant","case_id":"<group>/<variant>","variant":{"name":..,"kind":..,"provider":..,
+//    "strategy":..,"available":true|false,"why":".."}}
 // or, when Kokkos cannot be started with that many threads, a single line
-//   unstartable <TAB> <why>
+//   {"msg":"unstartable","why":".."}
 
 #include "tfbench/harness/plan.hpp"
 
@@ -23,11 +25,15 @@ struct VariantQuery {
   std::vector<std::string> configs;
   std::optional<std::string> filter;
   std::optional<std::string> omp_proc_bind, omp_places;  // forced into the workers, as by run
+  /// true (list, --dry-run): a worker that cannot start, and a variant it does not offer, show as
+  /// skipped with why; false (run): they keep the plan's view, and the run records the worker's
+  /// failure (or the family's error) as `error` rows.
+  bool listing = true;
 };
 
-/// Sets `unavailable` of every planned variant to what a worker of its thread configuration
-/// answers. Returns a note for each worker that could not answer; its variants keep the parent's
-/// view.
+/// Sets the facts of every planned variant (kind, provider, strategy, whether it can run and why
+/// not) to what a worker of its thread configuration answers. Returns a note for each worker that
+/// could not answer; its variants keep the parent's view.
 std::vector<std::string> ask_workers_for_variants(RunPlan& plan, const VariantQuery& query);
 
 namespace impl {

@@ -13,7 +13,6 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
-#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -157,33 +156,8 @@ workloads::RunContext case_context(const JobCase& job_case, const WorkerJob& job
   return ctx;
 }
 
-/// What the family offers for the case here, or why it offers nothing.
-struct Offer {
-  std::vector<workloads::VariantInfo> variants;
-  std::string error;  // non-empty: no variant of the case can run
-  const workloads::VariantInfo* find(const std::string& variant) const {
-    const auto it = std::find_if(variants.begin(), variants.end(),
-                                 [&](const workloads::VariantInfo& v) { return v.name == variant; });
-    return it == variants.end() ? nullptr : &*it;
-  }
-};
-
-Offer offered_variants(const workloads::Family* family, const JobCase& job_case,
-                       const workloads::RunContext& ctx) {
-  Offer offer;
-  if (!family) {
-    offer.error = "family '" + job_case.family + "' is not compiled into this tfbench";
-    return offer;
-  }
-  try {
-    offer.variants = family->variants(job_case.params, ctx);
-  } catch (const std::exception& e) {
-    offer.error = std::string("variants(): ") + e.what();
-  }
-  return offer;
-}
-
-/// The row of one variant before it is checked: the parent adds the case and the worker.
+/// The row of one variant before it is checked: the parent adds the case, the variant's facts and
+/// the worker.
 ResultRow variant_row(const std::string& variant) {
   ResultRow row;
   row.variant = variant;
@@ -243,28 +217,21 @@ void check_variant(const workloads::Family& family, const JobCase& job_case, con
   out.rows.push_back(std::move(row));
 }
 
-/// The rows of every selected variant, checked where the family offers and can run it.
-CaseRows check_variants(const workloads::Family* family, const Offer& offer, const JobCase& job_case,
+/// The rows of every selected variant: skipped where the dry query found it unavailable, else checked.
+CaseRows check_variants(const workloads::Family* family, const JobCase& job_case,
                         const workloads::RunContext& ctx, const FaultPlan& faults, Channel& channel) {
   CaseRows out;
   for (const auto& variant : job_case.variants) {
-    ResultRow row = variant_row(variant);
-    const workloads::VariantInfo* info = offer.find(variant);
-    if (!offer.error.empty() || !info) {
-      fail(row, RowStatus::Error,
-           !offer.error.empty() ? offer.error : "the family does not offer this variant in this worker");
+    ResultRow row = variant_row(variant.name);
+    if (!family) {
+      fail(row, RowStatus::Error, "family '" + job_case.family + "' is not compiled into this tfbench");
       out.rows.push_back(std::move(row));
-      continue;
-    }
-    row.variant_kind = workloads::name(info->kind);
-    row.provider = info->provider;
-    row.strategy = info->strategy;
-    if (info->unavailable) {
-      fail(row, RowStatus::Skipped, *info->unavailable);
+    } else if (variant.unavailable) {
+      fail(row, RowStatus::Skipped, *variant.unavailable);
       out.rows.push_back(std::move(row));
-      continue;
+    } else {
+      check_variant(*family, job_case, ctx, faults, channel, std::move(row), out);
     }
-    check_variant(*family, job_case, ctx, faults, channel, std::move(row), out);
   }
   return out;
 }
@@ -317,8 +284,7 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
 void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& faults, Channel& channel) {
   const workloads::Family* family = workloads::find_family(job_case.family);
   const workloads::RunContext ctx = case_context(job_case, job);
-  const Offer offer = offered_variants(family, job_case, ctx);
-  CaseRows c = check_variants(family, offer, job_case, ctx, faults, channel);
+  CaseRows c = check_variants(family, job_case, ctx, faults, channel);
   const std::vector<TimedVariant> timed = time_checked(c, job_case, job, ctx, faults, channel);
   for (std::size_t i = 0; i < timed.size(); ++i) {
     ResultRow& row = c.rows[c.row_of_instance[i]];
