@@ -3,9 +3,7 @@ add_library(tfbench_flags INTERFACE)
 add_library(tfbench::flags ALIAS tfbench_flags)
 target_compile_options(tfbench_flags INTERFACE
   $<$<COMPILE_LANGUAGE:CXX>:-Wall -Wextra -Wno-unused-parameter -Wno-missing-field-initializers>)
-if(TFBENCH_ENABLE_NATIVE AND NOT TFBENCH_ENABLE_CUDA)
-  target_compile_options(tfbench_flags INTERFACE $<$<COMPILE_LANGUAGE:CXX>:-march=native>)
-endif()
+include(TfbenchArch)
 
 # Every loop starts a 64-byte line (an op-cache line on Zen, a fetch block on Intel). Otherwise a change
 # anywhere in a file can move a hot loop of a few instructions across a line and change its speed
@@ -32,8 +30,8 @@ endif()
 # The flags that shape measured code, written into every result file's provenance.
 string(TOUPPER "${CMAKE_BUILD_TYPE}" _bt)
 set(TFBENCH_BUILD_FLAGS "${CMAKE_CXX_FLAGS} ${CMAKE_CXX_FLAGS_${_bt}}")
-if(TFBENCH_ENABLE_NATIVE AND NOT TFBENCH_ENABLE_CUDA)
-  string(APPEND TFBENCH_BUILD_FLAGS " -march=native")
+if(TFBENCH_ARCH_FLAG)
+  string(APPEND TFBENCH_BUILD_FLAGS " ${TFBENCH_ARCH_FLAG}")
 endif()
 if(TFBENCH_ALIGN_LOOPS)
   string(APPEND TFBENCH_BUILD_FLAGS " -falign-loops=64")
@@ -47,4 +45,13 @@ find_program(TFBENCH_CCACHE ccache)
 if(TFBENCH_CCACHE AND NOT CMAKE_CXX_COMPILER_LAUNCHER)
   set(CMAKE_CXX_COMPILER_LAUNCHER "${TFBENCH_CCACHE}")
   set(CMAKE_C_COMPILER_LAUNCHER "${TFBENCH_CCACHE}")
+  if(TFBENCH_CCACHE_PER_CPU AND TFBENCH_ARCH_EFFECTIVE STREQUAL "native" AND TFBENCH_NATIVE_KEY)
+    # -march=native reads the same on every CPU, so a cache shared by hosts of two CPU types (a home
+    # directory on a cluster) would hand one host's objects to the other: SIGILL or mistuned code
+    # (ccache issue 824). A namespace per native resolution keeps them apart; a changed one changes
+    # every compile command, so a build tree configured again on another CPU type rebuilds too.
+    # Off by default: turning it on starts a cache afresh.
+    set(CMAKE_CXX_COMPILER_LAUNCHER
+        "${CMAKE_COMMAND};-E;env;CCACHE_NAMESPACE=tfbench-native-${TFBENCH_NATIVE_KEY};${TFBENCH_CCACHE}")
+  endif()
 endif()

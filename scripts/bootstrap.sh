@@ -17,6 +17,8 @@
 #   TFBENCH_DEPS=DIR       folder of the Kokkos 4 snapshots (default: ../shared/deps beside the repo)
 #   TFBENCH_SKIP_APT=1     do not call apt-get (packages must already be there)
 #   TFBENCH_JOBS=N         parallel build jobs (default: nproc)
+#   TFBENCH_ARCH=V         -march of the Kokkos build: native (default), none, or a -march= value
+#                          such as x86-64-v3 (scripts/build.sh passes its build tree's)
 #   TFBENCH_CUDA_ARCH=A    with --cuda: the Kokkos arch of the GPU (default HOPPER90: H100/H200;
 #                          AMPERE80 for A100, ...); without a GPU here it cannot be detected
 #
@@ -223,7 +225,14 @@ kernels_options() {
 }
 
 build_kokkos() {
-  local cxx_flags="-O3 -march=native"
+  # TFBENCH_ARCH (scripts/build.sh passes the build tree's): the -march of tfbench's own code.
+  local arch=${TFBENCH_ARCH:-native} cxx_flags="-O3 -march=native" arch_key
+  arch_key=$(native_arch) || true  # awk's early exit may end gcc by SIGPIPE
+  case $arch in
+    native) ;;
+    none) cxx_flags="-O3" arch_key=none ;;
+    *) cxx_flags="-O3 -march=$arch" arch_key=$arch ;;
+  esac
   local kk_eti="double,LayoutLeft,int,int"
   [ "$KERNELS_VERSION" = 3.4.1 ] || kk_eti=off
   local patches="" patch_file
@@ -234,7 +243,7 @@ build_kokkos() {
     spaces="Cuda,OpenMP,Serial" kind="cuda-openmp-serial" kk_tpl="BLAS,LAPACK(openblas),CUBLAS"
     cxx_flags="-O3"  # portable host code: the CUDA build runs on another machine
   fi
-  local opts="v=$KOKKOS_VERSION;spaces=$spaces;build=Release;flags=$cxx_flags;arch=$(native_arch)"
+  local opts="v=$KOKKOS_VERSION;spaces=$spaces;build=Release;flags=$cxx_flags;arch=$arch_key"
   opts+=";cxx=$(g++ -dumpfullversion);kk=$KERNELS_VERSION;kk_components=BATCHED,BLAS;kk_eti=$kk_eti;kk_tpl=$kk_tpl"
   [ "$CUDA" = 0 ] || opts+=";cuda=$CUDA_VERSION;cuda_arch=$CUDA_ARCH"
   [ -z "$patches" ] || opts+=";patches=$patches"

@@ -1,11 +1,18 @@
 #!/usr/bin/env bash
 # Sets up dependencies (scripts/bootstrap.sh) and builds one CMake preset (default: "default").
 #   scripts/build.sh [PRESET] [TARGET...]
+# TFBENCH_ARCH=<value> (native, none, or a -march= value such as x86-64-v3) sets the -march of all
+# measured code and of the Kokkos that bootstrap builds; unset, the build tree keeps the value it was
+# configured with (default native). A binary refuses to run on a CPU without what it was built for.
+# With TFBENCH_ARCH=native the ccache objects are kept apart per CPU type (TFBENCH_CCACHE_PER_CPU).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 preset=${1:-default}
 shift || true
-scripts/bootstrap.sh >/dev/null
+# Kokkos is built for the same -march as the tree (bootstrap keeps one build per value).
+cached_arch=$(sed -n 's/^TFBENCH_ARCH:STRING=//p' "build/$preset/CMakeCache.txt" 2>/dev/null || true)
+arch=${TFBENCH_ARCH:-${cached_arch:-native}}
+TFBENCH_ARCH=$arch scripts/bootstrap.sh >/dev/null
 if [ "$preset" = cuda ]; then
   # nvcc_wrapper calls nvcc from PATH and g++ as the host compiler.
   cuda_home=${CUDA_HOME:-}
@@ -18,7 +25,10 @@ export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}   # relative paths: worktrees of o
 export CCACHE_DIR=${CCACHE_DIR:-${TFBENCH_CACHE:-$HOME/.cache/tfbench}/ccache}
 export CCACHE_MAXSIZE=${CCACHE_MAXSIZE:-5G}
 echo "[build] configuring preset '$preset'" >&2
-cmake --preset "$preset" >/dev/null
+# A TFBENCH_ARCH from the environment is a build for a chosen node type (a Slurm build step): with
+# native, its ccache objects are kept per CPU type, as a cache in a cluster's home is shared.
+cmake --preset "$preset" ${TFBENCH_ARCH:+"-DTFBENCH_ARCH=$TFBENCH_ARCH" -DTFBENCH_CCACHE_PER_CPU=ON} >/dev/null
+echo "[build] TFBENCH_ARCH=$arch" >&2
 echo "[build] building preset '$preset'${*:+ (targets: $*)}" >&2
 jobs=${TFBENCH_JOBS:-$(nproc)}
 if [ $# -gt 0 ]; then

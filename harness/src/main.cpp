@@ -34,6 +34,8 @@ std::string quoted_command_line(int argc, char** argv) {
 
 }  // namespace
 
+// Before main, the instruction-set gate has checked that this CPU has every extension the build's
+// -march lets the code use (harness/src/isa/gate.cpp: main is compiled with that -march too).
 int main(int argc, char** argv) {
   using namespace tfbench::harness;
   const bool is_worker = argc > 1 && std::strcmp(argv[1], "worker") == 0;

@@ -700,6 +700,58 @@ def test_list_skips():
           "run's estimate counts what its workers skip:\n%s" % ran)
 
 
+def isa_line(info, label):
+    match = re.search(r"^%s:\s+(.*)$" % label, info, re.M)
+    check(match is not None, "tfbench info prints '%s':\n%s" % (label, info))
+    return match.group(1).strip()
+
+
+def test_isa():
+    """The instruction-set gate: on a host without an extension the build uses (played by
+    TFBENCH_ISA_SIMULATE_MISSING), run and worker refuse with exit 4 and a message that says what
+    is missing and how to fix it, other commands warn; TFBENCH_ALLOW_ISA_MISMATCH=1 runs and the
+    file records it. A genuine run records the build's and the host's instruction sets."""
+    _, info, _ = tfbench("info", "--no-verify", expect=0)
+    required = isa_line(info, "isa required").split(" (")[0]
+    run_host = isa_line(info, "isa this host").split(",")
+    check(isa_line(info, "isa missing") == "none", "the build host has what the build needs:\n" + info)
+    genuine = fresh("isa-genuine.h5")
+    tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--repetitions", "1", "--filter",
+            "4096/kokkos", "--out", genuine, expect=0)
+    attrs = rows_of(genuine)[0]
+    for name in ["build_cpu_model", "build_arch", "build_isa", "build_host_isa", "run_isa", "isa_mismatch"]:
+        check(name in attrs, "run attribute %s: %s" % (name, sorted(attrs)))
+    check(attrs["isa_mismatch"] == "", "a genuine run has no mismatch: %r" % attrs["isa_mismatch"])
+    check(attrs["build_cpu_model"] != "" and attrs["build_arch"] != "", "build host recorded")
+    check(attrs["build_isa"] == ("" if required == "none" else required), "build_isa %r" % attrs["build_isa"])
+    check(attrs["run_isa"].split(",") == run_host, "run_isa %r" % attrs["run_isa"])
+    if required == "none":
+        print("SKIP the refusal part: this build requires no extension (TFBENCH_ARCH=none)")
+        return
+    lacking = required.split(",")[-1]
+    lack = {"TFBENCH_ISA_SIMULATE_MISSING": lacking}
+    refused = fresh("isa-refused.h5")
+    rc, stdout, stderr = tfbench("run", config("tiny.yaml"), "--out", refused, env=lack)
+    check(rc == 4, "run on a host without %s exits 4, not %d: %s" % (lacking, rc, stderr))
+    check(stderr.startswith("tfbench: refusing to run: ") and "uses %s, which this CPU" % lacking in stderr,
+          "the refusal names the extension:\n" + stderr)
+    check("rebuild on this node" in stderr and "TFBENCH_ARCH=x86-64-v3" in stderr, "and the fix:\n" + stderr)
+    check(stdout == "" and not os.path.exists(refused), "refused before anything ran")
+    rc, _, stderr = tfbench("worker", "--threads", "1", env=lack)
+    check(rc == 4 and "refusing to run" in stderr, "a worker refuses too: %d %s" % (rc, stderr))
+    rc, stdout, stderr = tfbench("validate", config("tiny.yaml"), env=lack)
+    check(rc == 0 and ": ok" in stdout, "validate still works: %d %s" % (rc, stderr))
+    check("warning" in stderr and lacking in stderr and "SIGILL" in stderr, "and warns:\n" + stderr)
+    allowed = fresh("isa-allowed.h5")
+    _, _, stderr = tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--repetitions", "1",
+                           "--filter", "4096/kokkos", "--out", allowed,
+                           env=dict(lack, TFBENCH_ALLOW_ISA_MISMATCH="1"), expect=0)
+    check("TFBENCH_ALLOW_ISA_MISMATCH=1" in stderr, "the override warns:\n" + stderr)
+    attrs = rows_of(allowed)[0]
+    check(attrs["isa_mismatch"] == lacking + " (TFBENCH_ALLOW_ISA_MISMATCH=1)", "recorded: %r" % attrs["isa_mismatch"])
+    check(lacking not in attrs["run_isa"].split(","), "run_isa as the gate saw it: %r" % attrs["run_isa"])
+
+
 TESTS = {
     "smoke": test_smoke,
     "verification": test_verification,
@@ -718,6 +770,7 @@ TESTS = {
     "progress": test_progress,
     "list_skips": test_list_skips,
     "torch_skipped": test_torch_skipped,
+    "isa": test_isa,
 }
 
 

@@ -6,6 +6,7 @@
 #include "tfbench/engine/core/kokkos_runtime.hpp"
 #include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/config.hpp"
+#include "tfbench/harness/isa.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
@@ -36,6 +37,15 @@ void print_info(std::ostream& out) {
   out << "cpu:             " << cpu_model() << " (" << online_cpu_count() << " online, "
       << affinity_cpu_count() << " in tfbench's affinity mask = 'max')\n";
   out << "host:            " << host_name() << "\n";
+  const IsaInfo isa = isa_info();
+  const auto or_none = [](const std::string& list) { return list.empty() ? std::string("none") : list; };
+  out << "build host:      " << isa.build_host_cpu << ", TFBENCH_ARCH=" << isa.build_arch << "\n";
+  out << "isa required:    " << or_none(isa.required) << "\n";
+  out << "isa build host:  " << or_none(isa.build_host) << "\n";
+  out << "isa this host:   " << or_none(isa.run_host) << "\n";
+  out << "isa missing:     "
+      << (isa.missing.empty() ? "none" : isa.missing + " (`run` refuses: docs/cli.md, \"Instruction set\")")
+      << "\n";
   out << "families:\n";
   for (const auto* family : workloads::families()) {
     out << "  " << family->name() << ": " << family->description() << "\n";

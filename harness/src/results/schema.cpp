@@ -153,6 +153,12 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       integer("repetitions_default", &I::repetitions_default, "1"),
       number("min_time_default", &I::min_time_default, "s"),
       text("fault_inject", &I::fault_inject),
+      text("build_cpu_model", &I::build_cpu_model),
+      text("build_arch", &I::build_arch),
+      text("build_isa", &I::build_isa),
+      text("build_host_isa", &I::build_host_isa),
+      text("run_isa", &I::run_isa),
+      text("isa_mismatch", &I::isa_mismatch),
   };
   return attributes;
 }

@@ -9,6 +9,7 @@
 #include "run/variant_query.hpp"
 #include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
+#include "tfbench/harness/isa.hpp"
 #include "tfbench/harness/results.hpp"
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
@@ -88,6 +89,7 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   info.min_time_default = options.overrides.min_time.value_or(BuiltinDefaults::min_time);
   // Injected faults and delays change what is measured: the file must say so.
   if (const char* faults = std::getenv("TFBENCH_FAULT_INJECT")) info.fault_inject = faults;
+  record_isa(info);
   return info;
 }
 

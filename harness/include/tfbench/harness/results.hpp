@@ -49,6 +49,8 @@ struct RunInfo {
   std::string merged_from;                // set by `tfbench merge`: "<file>#/runs/<original id>"
   std::string fault_inject;               // TFBENCH_FAULT_INJECT of the run (empty: not set)
   std::vector<std::string> config_texts;  // configs/<i>
+  // Instruction sets (TFBENCH_ARCH; lists "avx2,fma,..."); empty in files of older writers.
+  std::string build_cpu_model, build_arch, build_isa, build_host_isa, run_isa, isa_mismatch;
 };
 
 /// One row of the `workers` table: one worker process.
