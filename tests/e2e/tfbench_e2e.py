@@ -742,6 +742,9 @@ def test_isa():
     rc, stdout, stderr = tfbench("validate", config("tiny.yaml"), env=lack)
     check(rc == 0 and ": ok" in stdout, "validate still works: %d %s" % (rc, stderr))
     check("warning" in stderr and lacking in stderr and "SIGILL" in stderr, "and warns:\n" + stderr)
+    rc, stdout, stderr = tfbench("list", config("tiny.yaml"), "--threads", "1", env=lack)
+    check(rc == 0 and "bandwidth_control" in stdout, "list (and its workers' query) still works: %d %s" % (rc, stderr))
+    check(stderr.count("warning: this binary") == 1, "list warns once:\n" + stderr)
     allowed = fresh("isa-allowed.h5")
     _, _, stderr = tfbench("run", config("tiny.yaml"), "--threads", "1", "--no-ceilings", "--repetitions", "1",
                            "--filter", "4096/kokkos", "--out", allowed,

@@ -171,9 +171,13 @@ void check_instruction_set(int argc, char** argv) {
   if (isa_missing(isa_required_list, isa_run_host_list(), missing, sizeof(missing)) == 0) return;
   const char* program = argc > 0 && argv && argv[0] ? argv[0] : "";
   const char* subcommand = nullptr;
-  for (int i = 1; i < argc && !subcommand; ++i) {
-    if (argv[i][0] != '-') subcommand = argv[i];
+  bool query = false;
+  for (int i = 1; i < argc; ++i) {
+    if (!subcommand && argv[i][0] != '-') subcommand = argv[i];
+    if (std::strcmp(argv[i], "--query-variants") == 0) query = true;
   }
+  // The worker that `list` asks which variants it offers: `list` warns, and so the query goes on.
+  if (query && subcommand && std::strcmp(subcommand, "worker") == 0) return;
   char text[2048];
   if (isa_mismatch_allowed()) {
     if (subcommand && std::strcmp(subcommand, "worker") == 0) return;  // its parent said it
