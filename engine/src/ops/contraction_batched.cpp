@@ -47,9 +47,9 @@ void batched_gemm_items(Session& session, index_t m, index_t n, index_t k, index
          {ops::ItemProvider::Specialized, ops::ItemProvider::Libxsmm, ops::ItemProvider::KokkosBatched,
           ops::ItemProvider::Blas, ops::ItemProvider::VendorBatched})
       applicable[batched::index_of(p)] = batched::gemm_provider_applies<Space>(p, g);
-    auto selected = batched::select_route(session, ops::BatchedOptions{}, ops::BatchedFamily::Gemm, problem,
-                                          batched::is_host_space<Space>(), dtype_of<T>(),
-                                          batched::streaming_batch(g), applicable, "ops::einsum");
+    auto selected = batched::select_route(
+        session, ops::BatchedOptions{}, ops::BatchedFamily::Gemm, problem, batched::is_host_space<Space>(),
+        dtype_of<T>(), batched::streaming_batch(g), batched::operand_bytes(g), applicable, "ops::einsum");
     if (!selected)
       throw ops::OpError(ops::OpErrorCode::Unsupported, "ops::einsum",
                          "no batched GEMM route for the batch labels: " + selected.error().message);

@@ -73,8 +73,9 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
                      into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
       const auto applies = [&](ops::ItemProvider p) { return gemm_provider_applies<Space>(p, g); };
       const ApplicableFn applicable(applies);
-      auto selected = select_route(session, options, ops::BatchedFamily::Gemm, problem,
-                                   is_host_space<Space>(), oa->dtype, streaming_batch(g), applicable, kGemm);
+      auto selected =
+          select_route(session, options, ops::BatchedFamily::Gemm, problem, is_host_space<Space>(), oa->dtype,
+                       streaming_batch(g), operand_bytes(g), applicable, kGemm);
       if (!selected) return unexpected(std::move(selected.error()));
       if (into == nullptr) {
         g.c.data = acquire_output<T, Space>(nullptr, output, m * n * count,
@@ -124,8 +125,10 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
                       into != nullptr ? as_batch<T>(ox) : compact_batch<T>(nullptr, n, nrhs, count)};
       const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };
       const ApplicableFn applicable(applies);
+      // A, B and X: the LU works in a copy of each A item, X is B's size.
+      const double bytes = double(count) * (double(n) * n + 2.0 * double(n) * nrhs) * sizeof(T);
       auto selected = select_route(session, options, ops::BatchedFamily::Solve, problem,
-                                   is_host_space<Space>(), oa->dtype, false, applicable, kSolve);
+                                   is_host_space<Space>(), oa->dtype, false, bytes, applicable, kSolve);
       if (!selected) return unexpected(std::move(selected.error()));
       if (into == nullptr) {
         s.x.data = acquire_output<T, Space>(nullptr, output, n * nrhs * count,

@@ -174,6 +174,7 @@ inline std::size_t index_of(ops::ItemProvider p) {
 struct SelectedRoute {
   BatchRoute route;
   ops::ItemProvider provider;
+  bool tuned = false;  // taken from the policy's AutoTuning
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
     switch (route.strategy) {
@@ -191,7 +192,9 @@ struct SelectedRoute {
     }
     return {mode, route.lanes, provider};
   }
-  ops::BatchRun run(std::int64_t items) const { return {route.strategy, route.lanes, provider, items}; }
+  ops::BatchRun run(std::int64_t items) const {
+    return {route.strategy, route.lanes, provider, items, tuned};
+  }
 };
 
 /// Auto's per-size provider preference, best first (measured: docs/ops-batched.md).
@@ -203,21 +206,24 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// allowed; tfbench's own specialized kernels always are), filtered by applicability and by the
 /// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
 /// `streaming`: streaming_batch(g) of a GEMM batch (false for solves: their preference ignores it).
+/// Under Auto with an AutoTuning in the policy, on a host space, the tuning's choice for the problem's
+/// class (`working_set_bytes`: the operands' bytes) is tried first.
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
                                                  bool host_space, DType dtype, bool streaming,
-                                                 ApplicableFn applicable, const char* where);
+                                                 double working_set_bytes, ApplicableFn applicable,
+                                                 const char* where);
 
 /// select_route over a precomputed table.
 inline Result<SelectedRoute, BatchedError> select_route(const Session& session,
                                                         const ops::BatchedOptions& options,
                                                         ops::BatchedFamily family,
                                                         const BatchProblem& problem, bool host_space,
-                                                        DType dtype, bool streaming, const Applicable& table,
-                                                        const char* where) {
+                                                        DType dtype, bool streaming, double working_set_bytes,
+                                                        const Applicable& table, const char* where) {
   const auto lookup = [&](ops::ItemProvider p) { return table[index_of(p)]; };
-  return select_route(session, options, family, problem, host_space, dtype, streaming, ApplicableFn(lookup),
-                      where);
+  return select_route(session, options, family, problem, host_space, dtype, streaming, working_set_bytes,
+                      ApplicableFn(lookup), where);
 }
 
 }  // namespace tfbench::impl::batched

@@ -11,7 +11,8 @@ const char* name(Pivoting pivoting) {
 std::string describe(const BatchRun& run) {
   std::string s = tfbench::name(run.strategy);
   if (run.strategy == BatchStrategy::OuterParallel) s += " x" + std::to_string(run.lanes);
-  return s + " " + name(run.provider);
+  s += std::string(" ") + name(run.provider);
+  return run.tuned ? s + " (tuned)" : s;
 }
 
 const char* name(BatchedErrc code) {

@@ -6,6 +6,7 @@
 
 #include "facade_support.hpp"
 #include "host_providers.hpp"
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
 
 namespace tfbench::impl::batched {
 
@@ -100,15 +101,47 @@ bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvide
   return std::find(slot.begin(), slot.end(), decl) != slot.end();
 }
 
+/// The tuning's choice for the problem's class, if one applies and can run here: its provider with
+/// its strategy, else with Auto's fan-out for that provider (a strategy measured outside a lane cannot
+/// fan out inside one). Empty: the built-in preference decides.
+std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPolicy& policy,
+                                         const ops::BatchedOptions& options, ops::BatchedFamily family,
+                                         const BatchProblem& problem, DType dtype, double working_set_bytes,
+                                         ApplicableFn applicable, ProviderCandidates& candidates) {
+  const auto choice = policy.tuning->lookup(family, dtype, static_cast<int>(problem.max_item_dim),
+                                            working_set_bytes, session.context().threads);
+  if (!choice) return std::nullopt;
+  const ops::ItemProvider p = choice->provider;
+  const bool needs_no_pivoting = family == ops::BatchedFamily::Solve && p == ops::ItemProvider::KokkosBatched;
+  if (needs_no_pivoting && options.pivoting != ops::Pivoting::None) return std::nullopt;
+  if (!allowed(session, family, p) || !applicable(p)) return std::nullopt;
+  candidates.clear();
+  candidates.push_back(&ops::declaration(p, family));
+  BatchPolicy chosen = policy;
+  chosen.tuning = nullptr;
+  for (BatchStrategy strategy : {choice->strategy.value_or(BatchStrategy::Auto), BatchStrategy::Auto}) {
+    chosen.strategy = strategy;
+    if (auto route = resolve_batch_route(session.context(), chosen, problem, candidates))
+      return SelectedRoute{*route, p, true};
+  }
+  return std::nullopt;
+}
+
 }  // namespace
 
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
                                                  bool host_space, DType dtype, bool streaming,
-                                                 ApplicableFn applicable, const char* where) {
+                                                 double working_set_bytes, ApplicableFn applicable,
+                                                 const char* where) {
   const BatchPolicy policy = effective_batch_policy(session, options.policy);
   // Reused per thread: no allocation on the per-call path.
   thread_local ProviderCandidates candidates;
+  if (!options.provider && policy.strategy == BatchStrategy::Auto && policy.tuning && host_space) {
+    if (auto tuned = tuned_route(session, policy, options, family, problem, dtype, working_set_bytes,
+                                 applicable, candidates))
+      return *tuned;
+  }
   candidates.clear();
   if (options.provider) {
     const ops::ItemProvider p = *options.provider;

@@ -46,15 +46,21 @@ struct GemmBatch {
 /// Operand bytes beyond which a batch streams from memory rather than from the caches.
 inline constexpr double kStreamingBatchBytes = 2.0 * 1024 * 1024;
 
+/// The bytes of the batch's A, B and C items (their elements, not the padding between them).
+template <class T>
+double operand_bytes(const GemmBatch<T>& g) {
+  const double elements =
+      static_cast<double>(g.count()) *
+      (double(g.a.rows) * g.a.cols + double(g.b.rows) * g.b.cols + double(g.c.rows) * g.c.cols);
+  return elements * sizeof(T);
+}
+
 /// Whether the batch's A, B and C items (their elements, not the padding between them) exceed the
 /// caches. The one test of "streaming": Auto's provider preference, libxsmm's prefetching kernel and
 /// the specialized kernel's non-temporal stores all ask it.
 template <class T>
 bool streaming_batch(const GemmBatch<T>& g) {
-  const double elements =
-      static_cast<double>(g.count()) *
-      (double(g.a.rows) * g.a.cols + double(g.b.rows) * g.b.cols + double(g.c.rows) * g.c.cols);
-  return elements * sizeof(T) > kStreamingBatchBytes;
+  return operand_bytes(g) > kStreamingBatchBytes;
 }
 
 /// Copies Count elements to 32-byte aligned `dst` with non-temporal stores where the host has them.

@@ -6,6 +6,7 @@
 
 #include <cstdint>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,9 @@
 namespace tfbench {
 
 class Session;
+namespace ops {
+class AutoTuning;  // Auto's measured choices (tfbench/engine/ops/batched/auto_tuning.hpp)
+}
 
 enum class BatchStrategy {
   Auto,              // thresholds and the lane cost model choose
@@ -47,8 +51,14 @@ struct BatchThresholds {
 struct BatchPolicy {
   BatchStrategy strategy = BatchStrategy::Auto;
   BatchThresholds thresholds;
+  /// Measured choices Auto consults before its built-in preference (only while `strategy` is Auto).
+  /// A policy built by the caller has none unless it copies one: a per-operation or scoped policy
+  /// without tuning sets Auto back to the model and the thresholds.
+  std::shared_ptr<const ops::AutoTuning> tuning;
 
-  bool operator==(const BatchPolicy& o) const { return strategy == o.strategy && thresholds == o.thresholds; }
+  bool operator==(const BatchPolicy& o) const {
+    return strategy == o.strategy && thresholds == o.thresholds && tuning == o.tuning;
+  }
   bool operator!=(const BatchPolicy& o) const { return !(*this == o); }
 };
 

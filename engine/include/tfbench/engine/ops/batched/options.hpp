@@ -35,8 +35,9 @@ struct BatchRun {
   int lanes = 1;                                       // > 1 only for OuterParallel
   ItemProvider provider = ItemProvider::Specialized;
   std::int64_t items = 0;
+  bool tuned = false;  // Auto took the provider (and strategy) from the policy's AutoTuning
 };
-/// e.g. "outer-parallel x2 specialized".
+/// e.g. "outer-parallel x2 specialized", "sequential libxsmm (tuned)".
 std::string describe(const BatchRun& run);
 
 enum class BatchedErrc {

@@ -1,0 +1,75 @@
+#pragma once
+// Auto's measured choices: which item provider (and batch strategy) was fastest on this machine for
+// a class of batched problems. Filled from a tuning file by the caller (the engine reads no files) and
+// carried by a BatchPolicy; Auto consults it before its built-in preference, which stays the fallback
+// wherever the tuning has no class for a problem.
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "tfbench/engine/core/dtype.hpp"
+#include "tfbench/engine/exec/batch_policy.hpp"
+#include "tfbench/engine/ops/item_providers.hpp"
+
+namespace tfbench::ops {
+
+/// The memory level a batch's operands live in, by their total bytes against the cache sizes.
+enum class MemoryLevel { L1, L2, LLC, DRAM };
+/// "l1", "l2", "llc", "dram".
+const char* name(MemoryLevel level);
+std::optional<MemoryLevel> parse_memory_level(std::string_view text);
+
+/// Per-core L1d and L2, shared last-level cache, in bytes (as the tuning measured them).
+struct CacheSizes {
+  double l1_bytes = 0, l2_bytes = 0, llc_bytes = 0;
+};
+/// The smallest level the working set fits in; levels of size 0 are skipped.
+MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches);
+
+/// The shape class of one measured decision.
+struct TuningClass {
+  BatchedFamily family = BatchedFamily::Gemm;
+  DType dtype = DType::F64;
+  int item_dim = 0;  // n of n x n items (the largest of m, n, k)
+  MemoryLevel level = MemoryLevel::L1;
+  int threads = 1;  // threads of the execution context it was measured in
+};
+
+/// What won for a class. `strategy` empty: Auto's cost model decides the fan-out for that provider.
+struct TuningChoice {
+  ItemProvider provider = ItemProvider::Specialized;
+  std::optional<BatchStrategy> strategy;
+};
+
+class AutoTuning {
+ public:
+  /// `id` names the tuning's source in route reports and results (e.g. the file's sha256).
+  AutoTuning(std::string id, CacheSizes caches) : id_(std::move(id)), caches_(caches) {}
+
+  /// Adds or replaces the choice for one class.
+  void add(const TuningClass& cls, const TuningChoice& choice);
+
+  /// The choice of the nearest measured class: same family, dtype and memory level; the largest
+  /// measured thread count not above `threads` (else the smallest); the measured item_dim nearest
+  /// to `item_dim` on a log scale, and only within a factor of two of it. Empty: no class applies
+  /// (Auto's built-in preference decides).
+  std::optional<TuningChoice> lookup(BatchedFamily family, DType dtype, int item_dim,
+                                     double working_set_bytes, int threads) const;
+
+  const std::string& id() const { return id_; }
+  const CacheSizes& caches() const { return caches_; }
+  std::size_t size() const { return entries_.size(); }
+
+ private:
+  struct Entry {
+    TuningClass cls;
+    TuningChoice choice;
+  };
+  std::string id_;
+  CacheSizes caches_;
+  std::vector<Entry> entries_;
+};
+
+}  // namespace tfbench::ops

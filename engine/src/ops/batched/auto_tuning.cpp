@@ -1,0 +1,80 @@
+// Lookup of Auto's measured choices (tfbench/engine/ops/batched/auto_tuning.hpp).
+
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
+
+#include <cmath>
+
+namespace tfbench::ops {
+
+const char* name(MemoryLevel level) {
+  switch (level) {
+    case MemoryLevel::L1:
+      return "l1";
+    case MemoryLevel::L2:
+      return "l2";
+    case MemoryLevel::LLC:
+      return "llc";
+    case MemoryLevel::DRAM:
+      return "dram";
+  }
+  return "?";
+}
+
+std::optional<MemoryLevel> parse_memory_level(std::string_view text) {
+  for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM}) {
+    if (text == name(level)) return level;
+  }
+  return std::nullopt;
+}
+
+MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
+  if (caches.l1_bytes > 0 && working_set_bytes <= caches.l1_bytes) return MemoryLevel::L1;
+  if (caches.l2_bytes > 0 && working_set_bytes <= caches.l2_bytes) return MemoryLevel::L2;
+  if (caches.llc_bytes > 0 && working_set_bytes <= caches.llc_bytes) return MemoryLevel::LLC;
+  return MemoryLevel::DRAM;
+}
+
+void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice) {
+  for (Entry& e : entries_) {
+    const TuningClass& c = e.cls;
+    if (c.family == cls.family && c.dtype == cls.dtype && c.item_dim == cls.item_dim && c.level == cls.level &&
+        c.threads == cls.threads) {
+      e.choice = choice;
+      return;
+    }
+  }
+  entries_.push_back({cls, choice});
+}
+
+std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype, int item_dim,
+                                               double working_set_bytes, int threads) const {
+  if (item_dim <= 0) return std::nullopt;
+  const MemoryLevel level = memory_level(working_set_bytes, caches_);
+  // Thread count first: the largest measured count not above `threads`, else the smallest measured.
+  int best_threads = -1, smallest_threads = -1;
+  for (const Entry& e : entries_) {
+    const TuningClass& c = e.cls;
+    if (c.family != family || c.dtype != dtype || c.level != level) continue;
+    if (smallest_threads < 0 || c.threads < smallest_threads) smallest_threads = c.threads;
+    if (c.threads <= threads && c.threads > best_threads) best_threads = c.threads;
+  }
+  if (best_threads < 0) best_threads = smallest_threads;
+  if (best_threads < 0) return std::nullopt;
+  // Then the nearest measured item size on a log scale, no further than a factor of two away: a
+  // decision measured at n = 8 says nothing about n = 64.
+  const Entry* nearest = nullptr;
+  double nearest_distance = 1.0 + 1e-9;  // |log2(measured / asked)| <= 1
+  for (const Entry& e : entries_) {
+    const TuningClass& c = e.cls;
+    if (c.family != family || c.dtype != dtype || c.level != level || c.threads != best_threads) continue;
+    const double distance = std::fabs(std::log2(static_cast<double>(c.item_dim) / item_dim));
+    if (distance < nearest_distance) {
+      nearest_distance = distance;
+      nearest = &e;
+    }
+  }
+  if (nearest == nullptr) return std::nullopt;
+  return nearest->choice;
+}
+
+}  // namespace tfbench::ops

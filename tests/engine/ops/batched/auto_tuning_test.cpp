@@ -1,0 +1,198 @@
+// Auto's measured choices: AutoTuning's class lookup, and Auto following a tuning carried by the
+// backend's batch policy (per-operation and scoped policies without one fall back to the model; a
+// choice that cannot run here falls back too; plans are keyed on the tuning).
+
+#include <catch2/catch.hpp>
+
+#include <memory>
+#include <random>
+#include <vector>
+
+#include "test_context.hpp"
+#include "tfbench/engine/exec/backend.hpp"
+#include "tfbench/engine/exec/plan_cache.hpp"
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
+#include "tfbench/engine/ops/batched_gemm.hpp"
+#include "tfbench/engine/ops/batched_solve.hpp"
+
+using tfbench::BatchPolicy;
+using tfbench::BatchStrategy;
+using tfbench::DType;
+using tfbench::Host;
+using tfbench::Index;
+using tfbench::Rank;
+using tfbench::Session;
+using tfbench::Tensor;
+using tfbench::ops::AutoTuning;
+using tfbench::ops::BatchedFamily;
+using tfbench::ops::CacheSizes;
+using tfbench::ops::ItemProvider;
+using tfbench::ops::MemoryLevel;
+using tfbench::ops::TuningChoice;
+using tfbench::ops::TuningClass;
+
+namespace {
+
+using HostT = Tensor<double, Rank<3>, Host>;
+
+constexpr CacheSizes kCaches{32.0 * 1024, 1024.0 * 1024, 32.0 * 1024 * 1024};
+
+HostT random_tensor(Index d0, Index d1, Index d2, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> mag(0.1, 1.0);
+  std::vector<double> v(std::size_t(d0 * d1 * d2));
+  for (auto& x : v) x = mag(rng);
+  for (Index i = 0; i < d0 && i < d1; ++i)  // diagonally dominant: safe without pivoting
+    for (Index it = 0; it < d2; ++it) v[std::size_t(i + d0 * (i + d1 * it))] += double(d0);
+  return HostT::from_col_major({d0, d1, d2}, std::move(v));
+}
+
+double gemm_error(const HostT& a, const HostT& b, const HostT& c) {
+  const Index m = c.shape()[0], n = c.shape()[1], k = a.shape()[1], batch = c.shape()[2];
+  double diff = 0, scale = 0;
+  for (Index it = 0; it < batch; ++it)
+    for (Index j = 0; j < n; ++j)
+      for (Index i = 0; i < m; ++i) {
+        double s = 0;
+        for (Index p = 0; p < k; ++p) s += a(i, p, it) * b(p, j, it);
+        diff = std::max(diff, std::abs(c(i, j, it) - s));
+        scale = std::max(scale, std::abs(s));
+      }
+  return diff / scale;
+}
+
+/// A tuning whose every n = 8 f64 GEMM class (any level, 1 and 2 threads) chooses `provider`.
+std::shared_ptr<AutoTuning> gemm_tuning(ItemProvider provider, std::optional<BatchStrategy> strategy = {}) {
+  auto tuning = std::make_shared<AutoTuning>("test-tuning", kCaches);
+  for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM})
+    for (int threads : {1, 2}) tuning->add({BatchedFamily::Gemm, DType::F64, 8, level, threads}, {provider, strategy});
+  return tuning;
+}
+
+tfbench::CpuBackend backend_with(std::shared_ptr<const AutoTuning> tuning) {
+  tfbench::CpuBackendConfig config;
+  config.space = tfbench::is_host_space(tfbench::testing::space()) ? tfbench::testing::space()
+                                                                   : tfbench::ExecSpaceKind::Serial;
+  config.batch_policy.tuning = std::move(tuning);
+  auto made = tfbench::CpuBackend::create(config);
+  REQUIRE(made.has_value());
+  return std::move(made).value();
+}
+
+}  // namespace
+
+TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no class", "[batched][tuning]") {
+  CHECK(tfbench::ops::memory_level(16.0 * 1024, kCaches) == MemoryLevel::L1);
+  CHECK(tfbench::ops::memory_level(512.0 * 1024, kCaches) == MemoryLevel::L2);
+  CHECK(tfbench::ops::memory_level(8.0 * 1024 * 1024, kCaches) == MemoryLevel::LLC);
+  CHECK(tfbench::ops::memory_level(256.0 * 1024 * 1024, kCaches) == MemoryLevel::DRAM);
+  CHECK(tfbench::ops::memory_level(1e3, CacheSizes{}) == MemoryLevel::DRAM);  // nothing measured
+  CHECK(tfbench::ops::parse_memory_level("llc") == MemoryLevel::LLC);
+  CHECK_FALSE(tfbench::ops::parse_memory_level("l3").has_value());
+
+  AutoTuning t("t", kCaches);
+  t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1}, {ItemProvider::Libxsmm, std::nullopt});
+  t.add({BatchedFamily::Gemm, DType::F64, 16, MemoryLevel::L2, 1}, {ItemProvider::Blas, std::nullopt});
+  t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 2},
+        {ItemProvider::Specialized, BatchStrategy::OuterParallel});
+  const double l2 = 512.0 * 1024;
+  auto at = [&](int n, double bytes, int threads) { return t.lookup(BatchedFamily::Gemm, DType::F64, n, bytes, threads); };
+  REQUIRE(at(8, l2, 1));
+  CHECK(at(8, l2, 1)->provider == ItemProvider::Libxsmm);
+  CHECK(at(9, l2, 1)->provider == ItemProvider::Libxsmm);   // nearest on a log scale
+  CHECK(at(14, l2, 1)->provider == ItemProvider::Blas);
+  CHECK(at(32, l2, 1)->provider == ItemProvider::Blas);     // a factor of two from 16
+  CHECK_FALSE(at(64, l2, 1).has_value());                   // beyond a factor of two
+  CHECK_FALSE(at(3, l2, 1).has_value());
+  REQUIRE(at(8, l2, 4));                                    // the largest measured count <= 4
+  CHECK(at(8, l2, 4)->strategy == BatchStrategy::OuterParallel);
+  CHECK_FALSE(at(8, 16.0 * 1024, 1).has_value());           // no L1 class measured
+  CHECK_FALSE(t.lookup(BatchedFamily::Solve, DType::F64, 8, l2, 1).has_value());
+  CHECK_FALSE(t.lookup(BatchedFamily::Gemm, DType::F32, 8, l2, 1).has_value());
+  // add() replaces a class's choice.
+  t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1}, {ItemProvider::KokkosBatched, std::nullopt});
+  CHECK(at(8, l2, 1)->provider == ItemProvider::KokkosBatched);
+  CHECK(t.size() == 3);
+}
+
+TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model", "[batched][tuning]") {
+  // KokkosBatched is never Auto's built-in choice on a host space: only the tuning can pick it.
+  auto backend = backend_with(gemm_tuning(ItemProvider::KokkosBatched));
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                auto a = random_tensor(8, 8, 64, 1), b = random_tensor(8, 8, 64, 2);
+                auto c = random_tensor(8, 8, 64, 3);
+                auto tuned = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(tuned.has_value());
+                CHECK(tuned->provider == ItemProvider::KokkosBatched);
+                CHECK(tuned->tuned);
+                CHECK(tfbench::ops::describe(*tuned).find("(tuned)") != std::string::npos);
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+
+                // A per-operation policy the caller built carries no tuning: the model decides.
+                tfbench::ops::BatchedOptions per_op;
+                per_op.policy = BatchPolicy{};
+                auto model = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, per_op);
+                REQUIRE(model.has_value());
+                CHECK(model->provider == ItemProvider::Specialized);
+                CHECK_FALSE(model->tuned);
+
+                // A forced strategy ignores the tuning; a forced provider too.
+                per_op.policy = BatchPolicy{BatchStrategy::Sequential, {}, s.backend_batch_policy().tuning};
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, per_op);
+                REQUIRE(forced.has_value());
+                CHECK(forced->provider == ItemProvider::Specialized);
+                CHECK_FALSE(forced->tuned);
+                tfbench::ops::BatchedOptions one;
+                one.provider = ItemProvider::Specialized;
+                auto chosen = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, one);
+                REQUIRE(chosen.has_value());
+                CHECK_FALSE(chosen->tuned);
+
+                // No class for n = 32: the model.
+                auto a32 = random_tensor(32, 32, 4, 4), b32 = random_tensor(32, 32, 4, 5);
+                auto c32 = random_tensor(32, 32, 4, 6);
+                auto big = tfbench::ops::batched_gemm_into(s, a32, b32, c32, 1.0, 0.0);
+                REQUIRE(big.has_value());
+                CHECK_FALSE(big->tuned);
+              })
+              .has_value());
+}
+
+TEST_CASE("Auto falls back to the model when the tuning's choice cannot run here", "[batched][tuning]") {
+  // Solve: KokkosBatched's LU does not pivot, so a tuning that chose it applies only under
+  // Pivoting::None.
+  auto tuning = std::make_shared<AutoTuning>("solve-tuning", kCaches);
+  for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM})
+    for (int threads : {1, 2})
+      tuning->add({BatchedFamily::Solve, DType::F64, 8, level, threads}, {ItemProvider::KokkosBatched, std::nullopt});
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                auto a = random_tensor(8, 8, 32, 7), b = random_tensor(8, 2, 32, 8);
+                auto x = random_tensor(8, 2, 32, 9);
+                auto pivoting = tfbench::ops::batched_solve_into(s, a, b, x);
+                REQUIRE(pivoting.has_value());
+                CHECK(pivoting->provider == ItemProvider::Specialized);
+                CHECK_FALSE(pivoting->tuned);
+                tfbench::ops::BatchedOptions none;
+                none.pivoting = tfbench::ops::Pivoting::None;
+                auto unpivoted = tfbench::ops::batched_solve_into(s, a, b, x, none);
+                REQUIRE(unpivoted.has_value());
+                CHECK(unpivoted->provider == ItemProvider::KokkosBatched);
+                CHECK(unpivoted->tuned);
+              })
+              .has_value());
+}
+
+TEST_CASE("Prepared plans are keyed on the policy's tuning", "[batched][tuning]") {
+  auto first = gemm_tuning(ItemProvider::KokkosBatched);
+  auto second = gemm_tuning(ItemProvider::KokkosBatched);
+  BatchPolicy a, b, c;
+  a.tuning = first;
+  b.tuning = second;
+  c.tuning = first;
+  CHECK(a != b);  // same contents, another tuning: another key
+  CHECK(a == c);
+  CHECK(a != BatchPolicy{});
+}
