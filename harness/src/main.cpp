@@ -57,6 +57,7 @@ int main(int argc, char** argv) {
   commands.push_back(cli::make_merge_command());
   commands.push_back(cli::make_report_command());
   commands.push_back(cli::make_export_command());
+  commands.push_back(cli::make_tune_command(quoted_command_line(argc, argv)));
   commands.push_back(cli::make_worker_command());
   std::vector<CLI::App*> subcommands;
   for (auto& c : commands) subcommands.push_back(c->add(app));

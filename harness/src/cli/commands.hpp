@@ -25,5 +25,6 @@ std::unique_ptr<Command> make_merge_command();
 std::unique_ptr<Command> make_report_command();
 std::unique_ptr<Command> make_export_command();
 std::unique_ptr<Command> make_worker_command();
+std::unique_ptr<Command> make_tune_command(std::string command_line);
 
 }  // namespace tfbench::harness::cli

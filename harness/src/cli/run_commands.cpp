@@ -1,11 +1,13 @@
 // `tfbench run`, `list`, `validate` and the hidden `worker`.
 
 #include "cli/commands.hpp"
+#include "run/environment.hpp"
 #include "run/variant_query.hpp"
 #include "run/worker.hpp"
 #include "tfbench/harness/config.hpp"
 #include "tfbench/harness/plan.hpp"
 #include "tfbench/harness/runner.hpp"
+#include "tune/tune_run.hpp"
 
 #include <unistd.h>
 
@@ -89,6 +91,8 @@ struct SelectionOptions {
   }
 };
 
+std::optional<std::vector<Config>> load_all(const std::vector<std::string>& paths);
+
 class RunCommand final : public Command {
  public:
   explicit RunCommand(std::string command_line) { options_.command_line = std::move(command_line); }
@@ -132,6 +136,13 @@ class RunCommand final : public Command {
         "leave the workers' threads unpinned (by default each worker pins OpenMP thread i to core i "
         "of its affinity mask and OpenBLAS's threads to the cores after the first; the workers table's "
         "binding column records it)");
+    sub->add_option(
+           "--tuning", tuning_,
+           "Auto's measured choices the workers use: auto (this machine's and build's tuning file, "
+           "calibrated first with a bounded `tfbench tune --quick` where it is missing or stale), off "
+           "(Auto's built-in preference), or a tuning file, which must apply here (default: "
+           "$TFBENCH_TUNING, else auto; docs/tuning.md)")
+        ->type_name("auto|off|FILE");
     return sub;
   }
 
@@ -153,6 +164,7 @@ class RunCommand final : public Command {
     options_.measure_ceilings = !no_ceilings_;
     options_.pin = !no_pin_;
     options_.interactive = isatty(STDERR_FILENO) != 0;
+    if (!options_.dry_run && !apply_tuning()) return kRunBadInput;
     return run_benchmarks(options_, std::cout, std::cerr);
   }
 
@@ -165,6 +177,21 @@ class RunCommand final : public Command {
   double case_timeout_ = -1.0;  // CLI::Range keeps a given value >= 0
   bool no_ceilings_ = false;
   bool no_pin_ = false;
+  std::string tuning_;
+
+  /// Puts the tuning the workers install in their environment (tune/tune_run.hpp). Configs are
+  /// checked first, so that bad input is reported before any calibration. False: a config is bad.
+  bool apply_tuning() {
+    std::string mode = tuning_;
+    if (mode.empty()) mode = impl::environment_value("TFBENCH_TUNING");
+    if (mode.empty()) mode = "auto";
+    unsetenv(tune::kTuningFileVariable);
+    if (mode == "off") return true;
+    if (!load_all(options_.configs)) return false;
+    const std::string path = tune::resolve_run_tuning(mode, std::cerr);
+    if (!path.empty()) setenv(tune::kTuningFileVariable, path.c_str(), 1);
+    return true;
+  }
 };
 
 /// Loads every config, printing each issue; nullopt when any is invalid.

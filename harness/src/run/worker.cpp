@@ -8,6 +8,7 @@
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
+#include "tune/tune_run.hpp"
 
 #include <sys/resource.h>
 #include <unistd.h>
@@ -332,6 +333,7 @@ int worker_main(int message_fd) {
     KokkosStartOptions options;  // warnings off: OMP_PROC_BIND is unset on purpose (environment.hpp)
     options.num_threads = job.threads;
     const KokkosRuntime kokkos(options);
+    tune::install_tuning_from_environment(std::cerr);  // the run's checked tuning file, if any
     const Hello hello = verify(job);
     channel.send(message("hello", hello));
     if (!hello.verified) {

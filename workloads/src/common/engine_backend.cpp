@@ -1,4 +1,5 @@
 #include "common/engine_backend.hpp"
+#include "tfbench/workloads/tuning.hpp"
 
 #include <KokkosKernels_config.h>
 #include <Kokkos_Core.hpp>
@@ -59,6 +60,7 @@ CpuBackend make_backend(const RunContext& ctx) {
   CpuBackendConfig config;
   config.space = ctx.space;
   config.threads = ctx.threads;
+  config.batch_policy.tuning = installed_auto_tuning();  // null: Auto's built-in preference
   auto backend = CpuBackend::create(config);
   if (!backend) {
     throw WorkloadError(std::string("engine backend on ") + name(ctx.space) + " with " +

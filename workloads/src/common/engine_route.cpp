@@ -35,6 +35,7 @@ ops::BatchedOptions batched_options(const EngineStrategy& s) {
 std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
   return {{"route.lanes", static_cast<double>(run.lanes)},
           {"route.items", static_cast<double>(run.items)},
+          {"route.tuned", run.tuned ? 1.0 : 0.0},  // Auto took the choice from the installed tuning
           {std::string("route.strategy.") + name(run.strategy), 1.0},
           {std::string("route.provider.") + ops::name(run.provider), 1.0}};
 }

@@ -37,8 +37,8 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
 void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice) {
   for (Entry& e : entries_) {
     const TuningClass& c = e.cls;
-    if (c.family == cls.family && c.dtype == cls.dtype && c.item_dim == cls.item_dim && c.level == cls.level &&
-        c.threads == cls.threads) {
+    if (c.family == cls.family && c.dtype == cls.dtype && c.item_dim == cls.item_dim &&
+        c.level == cls.level && c.threads == cls.threads) {
       e.choice = choice;
       return;
     }

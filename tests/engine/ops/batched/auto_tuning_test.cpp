@@ -65,7 +65,8 @@ double gemm_error(const HostT& a, const HostT& b, const HostT& c) {
 std::shared_ptr<AutoTuning> gemm_tuning(ItemProvider provider, std::optional<BatchStrategy> strategy = {}) {
   auto tuning = std::make_shared<AutoTuning>("test-tuning", kCaches);
   for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM})
-    for (int threads : {1, 2}) tuning->add({BatchedFamily::Gemm, DType::F64, 8, level, threads}, {provider, strategy});
+    for (int threads : {1, 2})
+      tuning->add({BatchedFamily::Gemm, DType::F64, 8, level, threads}, {provider, strategy});
   return tuning;
 }
 
@@ -96,26 +97,30 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
   t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 2},
         {ItemProvider::Specialized, BatchStrategy::OuterParallel});
   const double l2 = 512.0 * 1024;
-  auto at = [&](int n, double bytes, int threads) { return t.lookup(BatchedFamily::Gemm, DType::F64, n, bytes, threads); };
+  auto at = [&](int n, double bytes, int threads) {
+    return t.lookup(BatchedFamily::Gemm, DType::F64, n, bytes, threads);
+  };
   REQUIRE(at(8, l2, 1));
   CHECK(at(8, l2, 1)->provider == ItemProvider::Libxsmm);
-  CHECK(at(9, l2, 1)->provider == ItemProvider::Libxsmm);   // nearest on a log scale
+  CHECK(at(9, l2, 1)->provider == ItemProvider::Libxsmm);  // nearest on a log scale
   CHECK(at(14, l2, 1)->provider == ItemProvider::Blas);
-  CHECK(at(32, l2, 1)->provider == ItemProvider::Blas);     // a factor of two from 16
-  CHECK_FALSE(at(64, l2, 1).has_value());                   // beyond a factor of two
+  CHECK(at(32, l2, 1)->provider == ItemProvider::Blas);  // a factor of two from 16
+  CHECK_FALSE(at(64, l2, 1).has_value());                // beyond a factor of two
   CHECK_FALSE(at(3, l2, 1).has_value());
-  REQUIRE(at(8, l2, 4));                                    // the largest measured count <= 4
+  REQUIRE(at(8, l2, 4));  // the largest measured count <= 4
   CHECK(at(8, l2, 4)->strategy == BatchStrategy::OuterParallel);
-  CHECK_FALSE(at(8, 16.0 * 1024, 1).has_value());           // no L1 class measured
+  CHECK_FALSE(at(8, 16.0 * 1024, 1).has_value());  // no L1 class measured
   CHECK_FALSE(t.lookup(BatchedFamily::Solve, DType::F64, 8, l2, 1).has_value());
   CHECK_FALSE(t.lookup(BatchedFamily::Gemm, DType::F32, 8, l2, 1).has_value());
   // add() replaces a class's choice.
-  t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1}, {ItemProvider::KokkosBatched, std::nullopt});
+  t.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1},
+        {ItemProvider::KokkosBatched, std::nullopt});
   CHECK(at(8, l2, 1)->provider == ItemProvider::KokkosBatched);
   CHECK(t.size() == 3);
 }
 
-TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model", "[batched][tuning]") {
+TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model",
+          "[batched][tuning]") {
   // KokkosBatched is never Auto's built-in choice on a host space: only the tuning can pick it.
   auto backend = backend_with(gemm_tuning(ItemProvider::KokkosBatched));
   REQUIRE(backend
@@ -165,7 +170,8 @@ TEST_CASE("Auto falls back to the model when the tuning's choice cannot run here
   auto tuning = std::make_shared<AutoTuning>("solve-tuning", kCaches);
   for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM})
     for (int threads : {1, 2})
-      tuning->add({BatchedFamily::Solve, DType::F64, 8, level, threads}, {ItemProvider::KokkosBatched, std::nullopt});
+      tuning->add({BatchedFamily::Solve, DType::F64, 8, level, threads},
+                  {ItemProvider::KokkosBatched, std::nullopt});
   auto backend = backend_with(tuning);
   REQUIRE(backend
               .with_session([&](Session& s) {

@@ -1,0 +1,99 @@
+// `tfbench tune`: calibrates Auto on this machine and writes the tuning file the workers of later
+// runs install (docs/tuning.md); `tfbench tune --show` prints a file's decisions and whether it
+// applies here.
+
+#include <iostream>
+
+#include "cli/commands.hpp"
+#include "tune/tune_run.hpp"
+#include "tune/tuning_file.hpp"
+
+namespace tfbench::harness::cli {
+namespace {
+
+class TuneCommand final : public Command {
+ public:
+  explicit TuneCommand(std::string command_line) : command_line_(std::move(command_line)) {}
+
+  CLI::App* add(CLI::App& app) override {
+    auto* sub = app.add_subcommand(
+        "tune",
+        "Calibrate Auto on this machine: time every provider and strategy that can run each class Auto "
+        "decides (batched GEMM and solve, f64; item size x memory level of the operands x threads), each "
+        "checked against a reference first, and write the fastest per class to the tuning file that the "
+        "workers of later runs use (`run --tuning`). Exit 0 written, 1 nothing could be measured, 2 bad "
+        "input.");
+    sub->add_option("--threads", threads_, "thread counts to tune, comma separated; max = the CPUs tfbench may use")
+        ->default_val("1,max");
+    sub->add_option("-o,--output", output_,
+                    "tuning file to write (default: this machine's and build's file in $TFBENCH_TUNING_DIR, "
+                    "else $XDG_CACHE_HOME/tfbench/tuning, else ~/.cache/tfbench/tuning)");
+    sub->add_option("--sizes", sizes_, "item sizes n (n x n items), comma separated")->default_val("2,4,8,16,32");
+    sub->add_option("--families", families_, "gemm, solve or both, comma separated")->default_val("gemm,solve");
+    sub->add_option("--levels", levels_, "memory levels of the operands (l1, l2, llc, dram), comma separated")
+        ->default_val("l1,l2,llc,dram");
+    sub->add_option("--rounds", rounds_, "interleaved timing rounds per class; the median decides")
+        ->default_val(5)
+        ->check(CLI::Range(1, 101));
+    sub->add_option("--min-time", min_time_, "seconds per timing sample")->default_val(0.005)->check(CLI::Range(0.0, 10.0));
+    sub->add_option("--dram-mib", dram_mib_, "operand MiB of the DRAM classes (raised to twice the last-level cache where that is more)")
+        ->default_val(256)
+        ->check(CLI::Range(1.0, 65536.0));
+    sub->add_flag("--quick", quick_,
+                  "the bounded calibration `run` does on first use: cache levels only (l1, l2, llc), 3 rounds of "
+                  "2 ms samples");
+    sub->add_flag("--show", show_, "print the decisions of the tuning file (--output or this machine's) and whether it applies here; measure nothing");
+    // One thread count in this process: how `tune` runs each count in a child of its own.
+    sub->add_option("--single-threads", single_threads_)->group("");
+    return sub;
+  }
+
+  int execute() override {
+    try {
+      const std::string path = output_.empty() ? tune::default_tuning_path(tune::current_key()) : output_;
+      if (show_) return show(path);
+      tune::TuneRequest request;
+      if (!tune::parse_request(threads_, sizes_, families_, levels_, request, std::cerr)) return 2;
+      request.rounds = rounds_;
+      request.min_time_s = min_time_;
+      request.dram_bytes = dram_mib_ * 1024 * 1024;
+      if (quick_) tune::make_quick(request);
+      request.command_line = command_line_;
+      if (single_threads_ > 0) return tune::run_tuning_child(request, single_threads_, path, std::cerr);
+      return tune::run_tuning(request, path, std::cerr);
+    } catch (const std::exception& e) {
+      std::cerr << "tfbench tune: " << e.what() << "\n";
+      return 2;
+    }
+  }
+
+ private:
+  int show(const std::string& path) const {
+    const tune::TuningFile file = tune::read_tuning_file(path);
+    std::cout << "tuning file " << path << " (" << file.created_utc << ", " << file.key.cpu_model << ", "
+              << file.key.online_cpus << " CPUs)\n";
+    if (auto why = tune::key_mismatch(file.key, tune::current_key())) {
+      std::cout << "does NOT apply here: " << *why << "\n";
+    } else {
+      std::cout << "applies to this machine and build\n";
+    }
+    std::cout << tune::decision_table(file);
+    return 0;
+  }
+
+  std::string command_line_;
+  std::string threads_, output_, sizes_, families_, levels_;
+  int rounds_ = 5;
+  double min_time_ = 0.005;
+  double dram_mib_ = 256;
+  bool quick_ = false, show_ = false;
+  int single_threads_ = 0;
+};
+
+}  // namespace
+
+std::unique_ptr<Command> make_tune_command(std::string command_line) {
+  return std::make_unique<TuneCommand>(std::move(command_line));
+}
+
+}  // namespace tfbench::harness::cli

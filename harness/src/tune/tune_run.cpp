@@ -1,0 +1,285 @@
+// Calibration runs and putting a tuning into effect (tune/tune_run.hpp).
+
+#include "tune/tune_run.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <iomanip>
+#include <ostream>
+#include <sstream>
+
+#include "run/spawn.hpp"
+#include "tfbench/engine/core/kokkos_runtime.hpp"
+#include "tfbench/harness/system_info.hpp"
+#include "tfbench/harness/text.hpp"
+#include "tfbench/workloads/tuning.hpp"
+
+namespace tfbench::harness::tune {
+namespace {
+
+std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> out;
+  std::stringstream in(text);
+  std::string item;
+  while (std::getline(in, item, ',')) {
+    if (!item.empty()) out.push_back(item);
+  }
+  return out;
+}
+
+bool parse_positive(const std::string& text, int& value) {
+  try {
+    std::size_t used = 0;
+    value = std::stoi(text, &used);
+    return used == text.size() && value >= 1;
+  } catch (const std::exception&) {
+    return false;
+  }
+}
+
+std::string join_ints(const std::vector<int>& v) {
+  std::string out;
+  for (int x : v) out += (out.empty() ? "" : ",") + std::to_string(x);
+  return out;
+}
+
+std::string join_levels(const std::vector<ops::MemoryLevel>& v) {
+  std::string out;
+  for (ops::MemoryLevel l : v) out += (out.empty() ? "" : ",") + std::string(ops::name(l));
+  return out;
+}
+
+/// Runs `exe args...` and waits; its stderr and stdout are ours. Returns its wait status text.
+std::string run_child(const std::string& exe, const std::vector<std::string>& args) {
+  std::vector<char*> argv;
+  argv.push_back(const_cast<char*>(exe.c_str()));
+  for (const auto& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  const pid_t pid = fork();
+  if (pid < 0) throw std::runtime_error("tune: cannot fork a calibration process");
+  if (pid == 0) {
+    execv(exe.c_str(), argv.data());
+    _exit(127);
+  }
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  return impl::describe_wait_status(status);
+}
+
+workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops::CacheSizes& caches) {
+  workloads::TuneOptions o;
+  o.space = threads > 1 || is_enabled(ExecSpaceKind::OpenMP) ? ExecSpaceKind::OpenMP : ExecSpaceKind::Serial;
+  if (!is_enabled(o.space)) o.space = ExecSpaceKind::Serial;
+  o.threads = threads;
+  o.item_dims = r.item_dims;
+  o.levels = r.levels;
+  o.caches = caches;
+  o.dram_bytes = r.dram_bytes;
+  o.gemm = r.gemm;
+  o.solve = r.solve;
+  o.rounds = r.rounds;
+  o.min_time_s = r.min_time_s;
+  return o;
+}
+
+}  // namespace
+
+bool parse_request(const std::string& threads, const std::string& sizes, const std::string& families,
+                   const std::string& levels, TuneRequest& request, std::ostream& err) {
+  request.threads.clear();
+  const int max_threads = affinity_cpu_count();
+  for (const std::string& t : split_list(threads)) {
+    int v = 0;
+    if (t == "max") {
+      v = max_threads;
+    } else if (!parse_positive(t, v)) {
+      err << "tfbench tune: --threads: '" << t << "' is not a positive integer or max\n";
+      return false;
+    }
+    if (v > max_threads) {
+      err << "tfbench tune: --threads: " << v << " exceeds the " << max_threads << " CPUs tfbench may use\n";
+      return false;
+    }
+    if (std::find(request.threads.begin(), request.threads.end(), v) == request.threads.end())
+      request.threads.push_back(v);
+  }
+  request.item_dims.clear();
+  for (const std::string& s : split_list(sizes)) {
+    int v = 0;
+    if (!parse_positive(s, v) || v > 256) {
+      err << "tfbench tune: --sizes: '" << s << "' is not an item size in 1..256\n";
+      return false;
+    }
+    request.item_dims.push_back(v);
+  }
+  request.gemm = request.solve = false;
+  for (const std::string& f : split_list(families)) {
+    if (f == "gemm") {
+      request.gemm = true;
+    } else if (f == "solve") {
+      request.solve = true;
+    } else {
+      err << "tfbench tune: --families: '" << f << "' (expected gemm or solve)\n";
+      return false;
+    }
+  }
+  request.levels.clear();
+  for (const std::string& l : split_list(levels)) {
+    const auto level = ops::parse_memory_level(l);
+    if (!level) {
+      err << "tfbench tune: --levels: '" << l << "' (expected l1, l2, llc or dram)\n";
+      return false;
+    }
+    request.levels.push_back(*level);
+  }
+  if (request.threads.empty() || request.item_dims.empty() || request.levels.empty() ||
+      !(request.gemm || request.solve)) {
+    err << "tfbench tune: --threads, --sizes, --levels and --families must each name at least one value\n";
+    return false;
+  }
+  return true;
+}
+
+int run_tuning_child(const TuneRequest& request, int threads, const std::string& path, std::ostream& log) {
+  KokkosStartOptions start;
+  start.num_threads = threads;
+  const KokkosRuntime kokkos(start);
+  TuningFile file;
+  file.key = current_key();
+  file.created_utc = utc_now_iso();
+  file.command_line = request.command_line;
+  const auto progress = [&](const std::string& line) { log << "tune: " << line << std::endl; };
+  file.classes = workloads::tune_batched(options_for(request, threads, file.key.caches), progress);
+  write_tuning_file(path, file);
+  return 0;
+}
+
+int run_tuning(const TuneRequest& request, const std::string& path, std::ostream& log) {
+  const auto start = std::chrono::steady_clock::now();
+  const std::string exe = impl::self_executable();
+  TuningFile merged;
+  merged.key = current_key();
+  merged.created_utc = utc_now_iso();
+  merged.command_line = request.command_line;
+  for (int threads : request.threads) {
+    log << "tune: " << threads << " thread" << (threads == 1 ? "" : "s") << " ..." << std::endl;
+    const std::string part = path + ".part" + std::to_string(getpid()) + "-" + std::to_string(threads);
+    std::vector<std::string> args = {"tune",
+                                     "--single-threads",
+                                     std::to_string(threads),
+                                     "-o",
+                                     part,
+                                     "--sizes",
+                                     join_ints(request.item_dims),
+                                     "--levels",
+                                     join_levels(request.levels),
+                                     "--families",
+                                     std::string(request.gemm ? "gemm" : "") + (request.gemm && request.solve ? "," : "") +
+                                         (request.solve ? "solve" : ""),
+                                     "--rounds",
+                                     std::to_string(request.rounds),
+                                     "--min-time",
+                                     std::to_string(request.min_time_s),
+                                     "--dram-mib",
+                                     std::to_string(request.dram_bytes / (1024.0 * 1024))};
+    const std::string status = run_child(exe, args);
+    if (status != "ok") {
+      log << "tfbench tune: the " << threads << "-thread calibration ended with " << status << "\n";
+      std::remove(part.c_str());
+      continue;
+    }
+    TuningFile one = read_tuning_file(part);
+    std::remove(part.c_str());
+    for (auto& c : one.classes) merged.classes.push_back(std::move(c));
+  }
+  const bool any = std::any_of(merged.classes.begin(), merged.classes.end(),
+                               [](const workloads::TuneClassResult& c) { return c.choice.has_value(); });
+  if (!any) {
+    log << "tfbench tune: no class could be measured; nothing written\n";
+    return 1;
+  }
+  write_tuning_file(path, merged);
+  const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+  log << "tune: wrote " << path << " (" << merged.classes.size() << " classes, " << std::fixed
+      << std::setprecision(1) << seconds << " s)" << std::endl;
+  return 0;
+}
+
+void make_quick(TuneRequest& request) {
+  request.levels = {ops::MemoryLevel::L1, ops::MemoryLevel::L2, ops::MemoryLevel::LLC};
+  request.rounds = 3;
+  request.min_time_s = 0.002;
+}
+
+std::string decision_table(const TuningFile& file) {
+  std::ostringstream out;
+  for (const auto& c : file.classes) {
+    out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " n=" << std::setw(3) << c.cls.item_dim
+        << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(2) << c.cls.threads << "T  ";
+    if (!c.choice) {
+      out << "no choice\n";
+      continue;
+    }
+    out << ops::name(c.choice->provider) << "/" << (c.choice->strategy ? name(*c.choice->strategy) : "auto");
+    double best = 0;
+    for (const auto& k : c.candidates)
+      if (k.provider == c.choice->provider && c.choice->strategy && k.strategy == *c.choice->strategy) best = k.median_s;
+    out << "  ";
+    for (const auto& k : c.candidates) {
+      if (!k.skipped.empty()) continue;
+      out << " " << ops::name(k.provider) << "/" << name(k.strategy) << " " << std::fixed << std::setprecision(2)
+          << (best > 0 ? k.median_s / best : 0.0) << "x";
+    }
+    out << "\n";
+  }
+  return out.str();
+}
+
+std::string resolve_run_tuning(const std::string& mode, std::ostream& log) {
+  if (mode == "off") return "";
+  if (mode != "auto") {
+    const LoadedTuning loaded = load_tuning(mode);
+    if (!loaded.tuning) {
+      log << "tfbench run: --tuning: " << loaded.refusal << "; Auto uses its built-in preference\n";
+      return "";
+    }
+    return mode;
+  }
+  const std::string path = default_tuning_path(current_key());
+  LoadedTuning loaded = load_tuning(path);
+  if (loaded.tuning) return path;
+  log << "tfbench run: no tuning for this machine and build yet (" << loaded.refusal
+      << "); calibrating Auto first (bounded, `tfbench tune --quick`; `--tuning off` skips it)" << std::endl;
+  TuneRequest request;
+  std::ostringstream ignored;
+  parse_request("1,max", "2,4,8,16,32", "gemm,solve", "l1,l2,llc", request, ignored);
+  make_quick(request);
+  request.command_line = "tfbench run (calibration on first use)";
+  if (run_tuning(request, path, log) != 0) return "";
+  loaded = load_tuning(path);
+  if (!loaded.tuning) {
+    log << "tfbench run: the calibration's file was refused (" << loaded.refusal << ")\n";
+    return "";
+  }
+  return path;
+}
+
+std::string install_tuning_from_environment(std::ostream& log) {
+  const char* path = std::getenv(kTuningFileVariable);
+  if (path == nullptr || *path == '\0') return "";
+  const LoadedTuning loaded = load_tuning(path);
+  if (!loaded.tuning) {
+    log << "tfbench worker: " << loaded.refusal << "; Auto uses its built-in preference\n";
+    return "";
+  }
+  workloads::install_auto_tuning(loaded.tuning);
+  return loaded.sha256;
+}
+
+}  // namespace tfbench::harness::tune

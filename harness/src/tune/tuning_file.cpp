@@ -1,0 +1,269 @@
+// The tuning file's JSON form, its key check and its default place (tune/tuning_file.hpp).
+
+#include "tune/tuning_file.hpp"
+
+#include <cmath>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "results/atomic_write.hpp"
+#include "tfbench/harness/build_info.hpp"
+#include "tfbench/harness/json.hpp"
+#include "tfbench/harness/sha256.hpp"
+#include "tfbench/harness/system_info.hpp"
+
+namespace tfbench::harness::tune {
+namespace {
+
+using ops::BatchedFamily;
+
+const char* family_name(BatchedFamily f) { return f == BatchedFamily::Gemm ? "gemm" : "solve"; }
+
+BatchedFamily parse_family(const std::string& text) {
+  if (text == "gemm") return BatchedFamily::Gemm;
+  if (text == "solve") return BatchedFamily::Solve;
+  throw std::runtime_error("family '" + text + "' (expected gemm or solve)");
+}
+
+BatchStrategy parse_strategy(const std::string& text) {
+  for (BatchStrategy s : {BatchStrategy::Sequential, BatchStrategy::OuterParallel, BatchStrategy::ProviderItems,
+                          BatchStrategy::WholeBatchVendor}) {
+    if (text == name(s)) return s;
+  }
+  throw std::runtime_error("strategy '" + text + "' (expected sequential, outer-parallel, provider-items or "
+                           "whole-batch-vendor)");
+}
+
+ops::ItemProvider parse_provider(const std::string& text) {
+  if (auto p = ops::parse_item_provider(text)) return *p;
+  throw std::runtime_error("provider '" + text + "' (expected specialized, libxsmm, kokkosbatched, blas or "
+                           "vendor_batched)");
+}
+
+/// JSON has no NaN: a candidate that did not run has null times.
+Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
+double number_or_nan(const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
+
+Json key_json(const TuningKey& k) {
+  return Json{{"cpu_model", k.cpu_model},
+              {"online_cpus", k.online_cpus},
+              {"l1_bytes", k.caches.l1_bytes},
+              {"l2_bytes", k.caches.l2_bytes},
+              {"llc_bytes", k.caches.llc_bytes},
+              {"tfbench_version", k.tfbench_version},
+              {"git_revision", k.git_revision},
+              {"compiler", k.compiler},
+              {"build_type", k.build_type},
+              {"build_flags", k.build_flags},
+              {"kokkos_version", k.kokkos_version},
+              {"kokkos_kernels_version", k.kokkos_kernels_version},
+              {"blas_config", k.blas_config}};
+}
+
+TuningKey key_from(const Json& j) {
+  TuningKey k;
+  k.cpu_model = j.at("cpu_model").get<std::string>();
+  k.online_cpus = j.at("online_cpus").get<int>();
+  k.caches = {j.at("l1_bytes").get<double>(), j.at("l2_bytes").get<double>(), j.at("llc_bytes").get<double>()};
+  k.tfbench_version = j.at("tfbench_version").get<std::string>();
+  k.git_revision = j.at("git_revision").get<std::string>();
+  k.compiler = j.at("compiler").get<std::string>();
+  k.build_type = j.at("build_type").get<std::string>();
+  k.build_flags = j.at("build_flags").get<std::string>();
+  k.kokkos_version = j.at("kokkos_version").get<std::string>();
+  k.kokkos_kernels_version = j.at("kokkos_kernels_version").get<std::string>();
+  k.blas_config = j.at("blas_config").get<std::string>();
+  return k;
+}
+
+Json class_json(const workloads::TuneClassResult& r) {
+  Json candidates = Json::array();
+  for (const auto& c : r.candidates) {
+    candidates.push_back({{"provider", ops::name(c.provider)},
+                          {"strategy", name(c.strategy)},
+                          {"median_s", number_or_null(c.median_s)},
+                          {"max_rel_error", number_or_null(c.max_rel_error)},
+                          {"skipped", c.skipped}});
+  }
+  Json j{{"family", family_name(r.cls.family)},
+         {"dtype", name(r.cls.dtype)},
+         {"item_dim", r.cls.item_dim},
+         {"level", ops::name(r.cls.level)},
+         {"threads", r.cls.threads},
+         {"items", r.items},
+         {"operand_bytes", r.operand_bytes},
+         {"candidates", candidates},
+         {"choice", nullptr}};
+  if (r.choice) {
+    j["choice"] = {{"provider", ops::name(r.choice->provider)},
+                   {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)}};
+  }
+  return j;
+}
+
+workloads::TuneClassResult class_from(const Json& j) {
+  workloads::TuneClassResult r;
+  r.cls.family = parse_family(j.at("family").get<std::string>());
+  if (j.at("dtype").get<std::string>() != "f64") throw std::runtime_error("dtype (only f64 is tuned)");
+  r.cls.dtype = DType::F64;
+  r.cls.item_dim = j.at("item_dim").get<int>();
+  const auto level = ops::parse_memory_level(j.at("level").get<std::string>());
+  if (!level) throw std::runtime_error("level '" + j.at("level").get<std::string>() + "' (expected l1, l2, llc, dram)");
+  r.cls.level = *level;
+  r.cls.threads = j.at("threads").get<int>();
+  if (r.cls.item_dim < 1 || r.cls.threads < 1) throw std::runtime_error("item_dim and threads must be >= 1");
+  r.items = j.at("items").get<std::int64_t>();
+  r.operand_bytes = j.at("operand_bytes").get<double>();
+  for (const Json& c : j.at("candidates")) {
+    workloads::TuneCandidate t;
+    t.provider = parse_provider(c.at("provider").get<std::string>());
+    t.strategy = parse_strategy(c.at("strategy").get<std::string>());
+    t.median_s = number_or_nan(c.at("median_s"));
+    t.max_rel_error = number_or_nan(c.at("max_rel_error"));
+    t.skipped = c.at("skipped").get<std::string>();
+    r.candidates.push_back(std::move(t));
+  }
+  const Json& choice = j.at("choice");
+  if (!choice.is_null()) {
+    ops::TuningChoice c;
+    c.provider = parse_provider(choice.at("provider").get<std::string>());
+    if (!choice.at("strategy").is_null()) c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
+    r.choice = c;
+  }
+  return r;
+}
+
+std::string read_all(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw std::runtime_error(path + ": cannot be read");
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+}  // namespace
+
+TuningKey current_key() {
+  const BuildInfo& b = build_info();
+  TuningKey k;
+  k.cpu_model = cpu_model();
+  k.online_cpus = online_cpu_count();
+  k.caches = workloads::detect_cache_sizes();
+  k.tfbench_version = b.version;
+  k.git_revision = b.git_revision;
+  k.compiler = b.compiler;
+  k.build_type = b.build_type;
+  k.build_flags = b.build_flags;
+  k.kokkos_version = b.kokkos_version;
+  k.kokkos_kernels_version = b.kokkos_kernels_version;
+  k.blas_config = blas_info().config;
+  return k;
+}
+
+std::optional<std::string> key_mismatch(const TuningKey& file, const TuningKey& here) {
+  const Json a = key_json(file), b = key_json(here);
+  for (auto it = a.begin(); it != a.end(); ++it) {
+    const Json& mine = b.at(it.key());
+    if (*it != mine) return it.key() + ": the file's " + it->dump() + ", here " + mine.dump();
+  }
+  return std::nullopt;
+}
+
+std::string default_tuning_path(const TuningKey& key) {
+  std::string dir;
+  if (const char* d = std::getenv("TFBENCH_TUNING_DIR"); d && *d) {
+    dir = d;
+  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
+    dir = std::string(x) + "/tfbench/tuning";
+  } else {
+    const char* home = std::getenv("HOME");
+    dir = std::string(home && *home ? home : "/tmp") + "/.cache/tfbench/tuning";
+  }
+  return dir + "/" + sha256_hex(dump_json(key_json(key))).substr(0, 16) + ".json";
+}
+
+void write_tuning_file(const std::string& path, const TuningFile& file) {
+  Json classes = Json::array();
+  for (const auto& c : file.classes) classes.push_back(class_json(c));
+  const Json j{{"format", "tfbench-tuning"},
+               {"version", kTuningFormatVersion},
+               {"key", key_json(file.key)},
+               {"created_utc", file.created_utc},
+               {"command_line", file.command_line},
+               {"classes", classes}};
+  const std::string text = j.dump(1) + "\n";
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
+  try {
+    impl::write_file_atomically(path, text.data(), text.size(), true);
+  } catch (const std::exception& e) {
+    throw std::runtime_error(e.what());
+  }
+}
+
+TuningFile read_tuning_file(const std::string& path) {
+  const std::string text = read_all(path);
+  try {
+    const Json j = Json::parse(text);
+    if (j.at("format").get<std::string>() != "tfbench-tuning")
+      throw std::runtime_error("format (expected \"tfbench-tuning\")");
+    const int version = j.at("version").get<int>();
+    if (version != kTuningFormatVersion) {
+      throw std::runtime_error("version " + std::to_string(version) + " (this tfbench reads version " +
+                               std::to_string(kTuningFormatVersion) + ")");
+    }
+    TuningFile file;
+    file.key = key_from(j.at("key"));
+    file.created_utc = j.at("created_utc").get<std::string>();
+    file.command_line = j.at("command_line").get<std::string>();
+    const Json& classes = j.at("classes");
+    for (std::size_t i = 0; i < classes.size(); ++i) {
+      try {
+        file.classes.push_back(class_from(classes.at(i)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("classes[" + std::to_string(i) + "]: " + e.what());
+      }
+    }
+    return file;
+  } catch (const Json::exception& e) {
+    throw std::runtime_error(path + ": not a tuning file: " + e.what());
+  } catch (const std::runtime_error& e) {
+    throw std::runtime_error(path + ": " + e.what());
+  }
+}
+
+std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, std::string id) {
+  auto tuning = std::make_shared<ops::AutoTuning>(std::move(id), file.key.caches);
+  for (const auto& c : file.classes) {
+    if (c.choice) tuning->add(c.cls, *c.choice);
+  }
+  return tuning;
+}
+
+LoadedTuning load_tuning(const std::string& path) {
+  LoadedTuning out;
+  std::error_code ec;
+  if (!std::filesystem::exists(path, ec)) {
+    out.refusal = path + ": no tuning file";
+    return out;
+  }
+  try {
+    const TuningFile file = read_tuning_file(path);
+    out.sha256 = sha256_hex(read_all(path));
+    if (auto why = key_mismatch(file.key, current_key())) {
+      out.refusal = path + " was measured on another machine or build (" + *why + "); ignored";
+      return out;
+    }
+    out.tuning = to_auto_tuning(file, out.sha256);
+  } catch (const std::exception& e) {
+    out.refusal = std::string(e.what()) + "; ignored";
+  }
+  return out;
+}
+
+}  // namespace tfbench::harness::tune

@@ -1,0 +1,64 @@
+#pragma once
+// Calibration of Auto on the machine it runs on: for each class Auto must decide (family, dtype,
+// item size, memory level of the operands, threads), every provider and strategy that can run it is
+// checked against a reference, then timed in interleaved rounds; the fastest becomes the class's
+// choice. The harness writes the results to a tuning file and installs them into the engine
+// backends of its workers (install_auto_tuning), whose batch policy then carries them.
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "tfbench/engine/core/exec_space.hpp"
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
+
+namespace tfbench::workloads {
+
+/// Per-core L1d and L2 and the last-level cache of this machine (Linux sysfs; 0 where unknown).
+ops::CacheSizes detect_cache_sizes();
+
+struct TuneOptions {
+  ExecSpaceKind space = ExecSpaceKind::Serial;  // the worker space of the classes (OpenMP or Serial)
+  int threads = 1;                              // their thread count (1: Kokkos::Serial, as workers)
+  std::vector<int> item_dims{2, 4, 8, 16, 32};
+  std::vector<ops::MemoryLevel> levels{ops::MemoryLevel::L1, ops::MemoryLevel::L2, ops::MemoryLevel::LLC,
+                                       ops::MemoryLevel::DRAM};
+  ops::CacheSizes caches;              // the level boundaries (detect_cache_sizes())
+  double dram_bytes = 256.0 * 1024 * 1024;  // operand bytes of a DRAM class (at least 2x the LLC)
+  bool gemm = true, solve = true;       // which families
+  int rounds = 5;                       // interleaved rounds; each candidate's median decides
+  double min_time_s = 0.005;            // per sample: iterations repeat until this much time passed
+  std::uint64_t seed = 1;
+};
+
+/// One provider/strategy pair measured for a class.
+struct TuneCandidate {
+  ops::ItemProvider provider = ops::ItemProvider::Specialized;
+  BatchStrategy strategy = BatchStrategy::Sequential;
+  double median_s = 0;         // per operation; NaN when it did not run
+  double max_rel_error = 0;    // against the reference, before timing
+  std::string skipped;         // why it did not run (no route, failed its check), else empty
+};
+
+struct TuneClassResult {
+  ops::TuningClass cls;
+  std::int64_t items = 0;
+  double operand_bytes = 0;
+  std::vector<TuneCandidate> candidates;
+  std::optional<ops::TuningChoice> choice;  // the fastest candidate that passed its check
+};
+
+/// Measures every class of `options` (one thread configuration) in this process; `progress` is
+/// called with one line per class. Needs Kokkos initialized with at least `threads` host threads.
+std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
+                                          const std::function<void(const std::string&)>& progress);
+
+/// The tuning the engine variants of this process use: make_backend puts it in every backend's
+/// default batch policy. Null (the default): Auto's built-in preference.
+void install_auto_tuning(std::shared_ptr<const ops::AutoTuning> tuning);
+std::shared_ptr<const ops::AutoTuning> installed_auto_tuning();
+
+}  // namespace tfbench::workloads

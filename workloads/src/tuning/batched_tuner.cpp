@@ -1,0 +1,300 @@
+// tune_batched: every provider/strategy that can run a class, checked against a reference, then timed
+// in interleaved rounds on the same aligned, first-touched operands the packed_small and
+// batched_solve families use.
+
+#include <Kokkos_Core.hpp>
+
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <limits>
+#include <sstream>
+
+#include "common/buffer.hpp"
+#include "common/engine_backend.hpp"
+#include "common/random.hpp"
+#include "tfbench/engine/ops/batched_gemm.hpp"
+#include "tfbench/engine/ops/batched_solve.hpp"
+#include "tfbench/workloads/blas_threads.hpp"
+#include "tfbench/workloads/tuning.hpp"
+
+namespace tfbench::workloads {
+namespace {
+
+using HostTensor = Tensor<double, DynRank, Host>;
+using ops::BatchedFamily;
+using ops::ItemProvider;
+using ops::MemoryLevel;
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+/// Operand elements of one item: A, B and C of an n x n GEMM; A, B and X (nrhs = 1) of a solve.
+double item_elements(BatchedFamily family, int n) {
+  return family == BatchedFamily::Gemm ? 3.0 * n * n : double(n) * n + 2.0 * n;
+}
+
+/// Operand bytes a class of `level` aims at: the middle of the level (geometrically between its
+/// boundaries), so that a run-time batch anywhere in the level is near it.
+double target_bytes(MemoryLevel level, const ops::CacheSizes& c, double dram_bytes) {
+  switch (level) {
+    case MemoryLevel::L1:
+      return 0.5 * c.l1_bytes;
+    case MemoryLevel::L2:
+      return std::sqrt(c.l1_bytes * c.l2_bytes);
+    case MemoryLevel::LLC:
+      return std::sqrt(c.l2_bytes * c.llc_bytes);
+    case MemoryLevel::DRAM:
+      // Twice the last-level cache at least: a batch that fits it is not a DRAM batch.
+      return std::max(dram_bytes, 2.0 * c.llc_bytes);
+  }
+  return dram_bytes;
+}
+
+HostTensor aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
+  const std::size_t count = static_cast<std::size_t>(rows * cols * items);
+  AlignedBuffer<double> data(count, threads);
+  if (seed != 0) fill_random(data.data(), count, seed);
+  return HostTensor::from_managed({rows, cols, items}, data.release(), [](double* p, Index) { std::free(p); });
+}
+
+/// Adds n to each diagonal: random [0.5, 1.5] entries make a well-conditioned system then.
+void make_dominant(HostTensor& a, int n, Index items) {
+  double* p = a.data();
+  for (Index it = 0; it < items; ++it)
+    for (int i = 0; i < n; ++i) p[it * n * n + i * (n + 1)] += n;
+}
+
+/// Items a check compares: all of a small batch, else 1024 spread over it (first and last included).
+std::vector<Index> checked_items(Index items) {
+  constexpr Index kMax = 1024;
+  std::vector<Index> out;
+  if (items <= kMax) {
+    for (Index i = 0; i < items; ++i) out.push_back(i);
+    return out;
+  }
+  for (Index k = 0; k < kMax; ++k) out.push_back(k * (items - 1) / (kMax - 1));
+  return out;
+}
+
+double gemm_check(const HostTensor& a, const HostTensor& b, const HostTensor& c, int n, Index items) {
+  const double *pa = a.data(), *pb = b.data(), *pc = c.data();
+  double diff = 0, scale = 0;
+  for (Index it : checked_items(items)) {
+    const std::size_t off = static_cast<std::size_t>(it) * n * n;
+    for (int j = 0; j < n; ++j)
+      for (int i = 0; i < n; ++i) {
+        double s = 0;
+        for (int p = 0; p < n; ++p) s += pa[off + i + p * n] * pb[off + p + j * n];
+        diff = std::max(diff, std::abs(pc[off + i + j * n] - s));
+        scale = std::max(scale, std::abs(s));
+      }
+  }
+  return diff / scale;
+}
+
+/// max |A x - b| / (max |A| max |x| n): the backward error of the solves.
+double solve_check(const HostTensor& a, const HostTensor& b, const HostTensor& x, int n, Index items) {
+  const double *pa = a.data(), *pb = b.data(), *px = x.data();
+  double worst = 0;
+  for (Index it : checked_items(items)) {
+    const double* ai = pa + it * n * n;
+    const double* xi = px + it * n;
+    double amax = 0, xmax = 0, rmax = 0;
+    for (int i = 0; i < n * n; ++i) amax = std::max(amax, std::abs(ai[i]));
+    for (int i = 0; i < n; ++i) xmax = std::max(xmax, std::abs(xi[i]));
+    for (int i = 0; i < n; ++i) {
+      double r = -pb[it * n + i];
+      for (int p = 0; p < n; ++p) r += ai[i + p * n] * xi[p];
+      rmax = std::max(rmax, std::abs(r));
+    }
+    worst = std::max(worst, rmax / (amax * xmax * n));
+  }
+  return worst;
+}
+
+/// The pairs worth measuring: each sequential item provider alone and, with threads, fanned out;
+/// BLAS/LAPACK as provider-managed items (its own threads). Solves pivot (Pivoting::Partial, as the
+/// families do), so KokkosBatched's non-pivoting LU is not a candidate there.
+std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads) {
+  std::vector<TuneCandidate> out;
+  auto sequential = [&](ItemProvider p) {
+    out.push_back({p, BatchStrategy::Sequential, kNaN, kNaN, {}});
+    if (threads > 1) out.push_back({p, BatchStrategy::OuterParallel, kNaN, kNaN, {}});
+  };
+  sequential(ItemProvider::Specialized);
+  if (family == BatchedFamily::Gemm) {
+    sequential(ItemProvider::Libxsmm);
+    sequential(ItemProvider::KokkosBatched);
+  }
+  out.push_back({ItemProvider::Blas, BatchStrategy::ProviderItems, kNaN, kNaN, {}});
+  return out;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return kNaN;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+/// Items of a class: its target bytes over one item's bytes, at least one.
+Index class_items(const TuneOptions& o, BatchedFamily family, int n, MemoryLevel level) {
+  const double per_item = item_elements(family, n) * sizeof(double);
+  return std::max<Index>(1, static_cast<Index>(target_bytes(level, o.caches, o.dram_bytes) / per_item));
+}
+
+class ClassBench {
+ public:
+  ClassBench(const TuneOptions& o, BatchedFamily family, int n, MemoryLevel level, std::uint64_t seed)
+      : options_(o),
+        family_(family),
+        n_(n),
+        items_(class_items(o, family, n, level)),
+        bytes_(item_elements(family, n) * sizeof(double) * static_cast<double>(items_)),
+        a_(aligned_tensor(n, n, items_, derive_seed(seed, 0), o.threads)),
+        b_(aligned_tensor(n, columns(), items_, derive_seed(seed, 1), o.threads)),
+        out_(aligned_tensor(n, columns(), items_, 0, o.threads)) {
+    if (family == BatchedFamily::Solve) make_dominant(a_, n, items_);
+  }
+
+  Index items() const { return items_; }
+  double bytes() const { return bytes_; }
+
+  /// Runs the candidate once; an error message when the engine refuses it.
+  std::string run(Session& s, const TuneCandidate& c) {
+    ops::BatchedOptions options;
+    options.provider = c.provider;
+    options.policy = BatchPolicy{c.strategy, BatchThresholds{}, nullptr};
+    auto ran = family_ == BatchedFamily::Gemm ? ops::batched_gemm_into(s, a_, b_, out_, 1.0, 0.0, options)
+                                              : ops::batched_solve_into(s, a_, b_, out_, options);
+    Kokkos::fence();
+    return ran ? std::string() : ran.error().what();
+  }
+
+  /// B's and the output's columns: n for a GEMM, one right-hand side for a solve.
+  Index columns() const { return family_ == BatchedFamily::Gemm ? n_ : 1; }
+
+  double error() const {
+    return family_ == BatchedFamily::Gemm ? gemm_check(a_, b_, out_, n_, items_)
+                                          : solve_check(a_, b_, out_, n_, items_);
+  }
+
+  /// Seconds per operation: repeats until min_time_s passed (at least once).
+  double sample(Session& s, const TuneCandidate& c) {
+    using clock = std::chrono::steady_clock;
+    std::int64_t iterations = 0;
+    const auto start = clock::now();
+    double elapsed = 0;
+    do {
+      run(s, c);
+      ++iterations;
+      elapsed = std::chrono::duration<double>(clock::now() - start).count();
+    } while (elapsed < options_.min_time_s);
+    return elapsed / static_cast<double>(iterations);
+  }
+
+ private:
+  const TuneOptions& options_;
+  BatchedFamily family_;
+  int n_;
+  Index items_ = 0;
+  double bytes_ = 0;
+  HostTensor a_, b_, out_;
+};
+
+std::string describe_result(const TuneClassResult& r) {
+  std::ostringstream line;
+  line << (r.cls.family == BatchedFamily::Gemm ? "gemm" : "solve") << " n=" << r.cls.item_dim << " "
+       << ops::name(r.cls.level) << " (" << r.items << " items) " << r.cls.threads << "T: ";
+  if (!r.choice) return line.str() + "no candidate passed";
+  for (const TuneCandidate& c : r.candidates) {
+    if (!c.skipped.empty()) continue;
+    const bool won = c.provider == r.choice->provider && c.strategy == *r.choice->strategy;
+    line << (won ? "[" : "") << ops::name(c.provider) << "/" << name(c.strategy) << " " << c.median_s * 1e6
+         << " us" << (won ? "] " : " ");
+  }
+  return line.str();
+}
+
+void drop_slow_candidates(std::vector<TuneCandidate>& candidates, std::vector<std::vector<double>>& samples) {
+  double fastest = std::numeric_limits<double>::infinity();
+  for (std::size_t i = 0; i < candidates.size(); ++i)
+    if (candidates[i].skipped.empty() && !samples[i].empty()) fastest = std::min(fastest, samples[i].front());
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    if (!candidates[i].skipped.empty() || samples[i].empty() || samples[i].front() <= 3.0 * fastest) continue;
+    std::ostringstream why;
+    why << "over 3x the fastest in the first round (" << samples[i].front() * 1e6 << " us vs " << fastest * 1e6
+        << " us)";
+    candidates[i].skipped = why.str();
+    candidates[i].median_s = samples[i].front();
+  }
+}
+
+TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily family, int n,
+                           MemoryLevel level) {
+  ClassBench bench(o, family, n, level, derive_seed(o.seed, static_cast<std::uint64_t>(n) * 16 + int(level)));
+  TuneClassResult result;
+  result.cls = ops::TuningClass{family, DType::F64, n, level, o.threads};
+  result.items = bench.items();
+  result.operand_bytes = bench.bytes();
+  result.candidates = candidates_of(family, o.threads);
+  // Correct before fast: each candidate runs once and is compared with the reference.
+  const double tolerance = 1e-10;
+  for (TuneCandidate& c : result.candidates) {
+    c.skipped = bench.run(session, c);
+    if (!c.skipped.empty()) continue;
+    c.max_rel_error = bench.error();
+    if (!(c.max_rel_error <= tolerance)) c.skipped = "failed its check";
+  }
+  // Interleaved rounds, each starting at another candidate, so that drift hits every candidate alike.
+  // After the first round a candidate 3x slower than the fastest is out: noise does not hide 3x, and a
+  // per-item BLAS call over a DRAM batch of 2 x 2 items would otherwise take most of the calibration.
+  std::vector<std::vector<double>> samples(result.candidates.size());
+  const std::size_t count = result.candidates.size();
+  for (int round = 0; round < o.rounds; ++round) {
+    for (std::size_t k = 0; k < count; ++k) {
+      const std::size_t i = (k + static_cast<std::size_t>(round)) % count;
+      if (result.candidates[i].skipped.empty()) samples[i].push_back(bench.sample(session, result.candidates[i]));
+    }
+    if (round == 0) drop_slow_candidates(result.candidates, samples);
+  }
+  const TuneCandidate* best = nullptr;
+  for (std::size_t i = 0; i < count; ++i) {
+    TuneCandidate& c = result.candidates[i];
+    if (c.skipped.empty()) c.median_s = median(samples[i]);
+    if (c.skipped.empty() && (best == nullptr || c.median_s < best->median_s)) best = &c;
+  }
+  if (best != nullptr) result.choice = ops::TuningChoice{best->provider, best->strategy};
+  return result;
+}
+
+}  // namespace
+
+std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
+                                          const std::function<void(const std::string&)>& progress) {
+  const RunContext ctx{options.space, options.threads, options.seed};
+  const int blas_before = blas_threads();
+  set_blas_threads(options.threads);
+  std::vector<TuneClassResult> results;
+  auto backend = make_backend(ctx);
+  std::vector<BatchedFamily> families;
+  if (options.gemm) families.push_back(BatchedFamily::Gemm);
+  if (options.solve) families.push_back(BatchedFamily::Solve);
+  for (BatchedFamily family : families) {
+    for (MemoryLevel level : options.levels) {
+      for (int n : options.item_dims) {
+        // A class whose smallest batch (one item) already spills its level cannot be measured there.
+        const double one_item = item_elements(family, n) * sizeof(double);
+        if (ops::memory_level(one_item, options.caches) > level) continue;
+        auto entered = backend.with_session(
+            [&](Session& session) { results.push_back(tune_class(options, session, family, n, level)); });
+        if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
+        if (progress) progress(describe_result(results.back()));
+      }
+    }
+  }
+  set_blas_threads(blas_before);
+  return results;
+}
+
+}  // namespace tfbench::workloads
