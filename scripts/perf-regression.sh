@@ -273,6 +273,10 @@ if [ "${TFBENCH_PERF_PIN:-0}" != 1 ]; then
   done
 fi
 
+# Auto on its built-in preference on both sides: a calibration of each side would compare two
+# calibrations (each a noisy measurement) rather than two revisions' code (docs/tuning.md).
+export TFBENCH_TUNING=off
+
 # ------------------------------------------------------------------ interleaved runs
 t_runs=$SECONDS
 run_side() {  # $1 = side, $2 = round name (r1, r2, ... ; c1, ... for confirmation), $3 = --filter REGEX

@@ -13,6 +13,9 @@
 # TFBENCH_PERF_GATE=0 the gate.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# Runs here are tests of behaviour, not of this machine's calibration: no `run` calibrates Auto on
+# first use (e2e_tuning tests calibration and tuning files explicitly; docs/tuning.md).
+export TFBENCH_TUNING=off
 scripts/build.sh default
 echo "[test] ctest (default preset)" >&2
 ctest --preset default -j "${TFBENCH_JOBS:-$(nproc)}"

@@ -56,6 +56,8 @@ def tfbench(*args, env=None, expect=None):
     """Runs tfbench; returns (exit code, stdout, stderr); checks the exit code when `expect` is set."""
     environment = dict(os.environ)
     environment.pop("TFBENCH_FAULT_INJECT", None)
+    # No calibration on first use unless a test asks for it (test_tuning): runs stay as timed.
+    environment["TFBENCH_TUNING"] = "off"
     environment.update(env or {})
     started = time.time()
     proc = subprocess.run([ARGS.tfbench, *args], capture_output=True, text=True, env=environment, timeout=600)
@@ -755,8 +757,74 @@ def test_isa():
     check(lacking not in attrs["run_isa"].split(","), "run_isa as the gate saw it: %r" % attrs["run_isa"])
 
 
+def tuned_route(path):
+    """The route metrics of the one engine:auto row of a tuned.yaml run."""
+    _, _, rows = rows_of(path)
+    check(len(rows) == 1 and rows[0]["status"] == "ok", "one ok row: %s" % [(r["case_id"], r["status"]) for r in rows])
+    return json.loads(rows[0]["metrics"])
+
+
+def test_tuning():
+    """tfbench tune writes a tuning file for this machine and build; run --tuning FILE makes Auto follow
+    the file's choice (here edited to kokkosbatched, never Auto's built-in choice on a host) and the row
+    records it (route.tuned); a file from another CPU is ignored with the differing field; --tuning auto
+    calibrates once on first use into TFBENCH_TUNING_DIR and reuses it (issue 19, item 1)."""
+    tuning = fresh("tuning.json")
+    tfbench("tune", "--threads", "1", "--sizes", "8", "--families", "gemm", "--levels", "l2", "--rounds", "1",
+            "--min-time", "0.0005", "-o", tuning, expect=0)
+    with open(tuning) as f:
+        data = json.load(f)
+    check(data["format"] == "tfbench-tuning" and data["version"] == 1, "format and version")
+    check(len(data["classes"]) == 1 and data["classes"][0]["choice"] is not None, "one measured class")
+    ran = [c for c in data["classes"][0]["candidates"] if not c["skipped"]]
+    check(ran and all(c["max_rel_error"] <= 1e-10 for c in ran), "candidates checked: %s" % ran)
+    _, shown, _ = tfbench("tune", "--show", "-o", tuning, expect=0)
+    check("applies to this machine and build" in shown, "tune --show:\n" + shown)
+
+    data["classes"][0]["choice"] = {"provider": "kokkosbatched", "strategy": "sequential"}
+    with open(tuning, "w") as f:
+        json.dump(data, f)
+    out = fresh("tuned.h5")
+    tfbench("run", config("tuned.yaml"), "--no-ceilings", "--tuning", tuning, "--out", out, expect=0)
+    metrics = tuned_route(out)
+    check(metrics.get("route.provider.kokkosbatched") == 1 and metrics.get("route.tuned") == 1,
+          "Auto follows the file: %s" % metrics)
+
+    data["key"]["cpu_model"] = "Another CPU 9000"
+    foreign = fresh("foreign-tuning.json")
+    with open(foreign, "w") as f:
+        json.dump(data, f)
+    out = fresh("foreign.h5")
+    _, _, err = tfbench("run", config("tuned.yaml"), "--no-ceilings", "--tuning", foreign, "--out", out, expect=0)
+    check("another machine or build (cpu_model" in err and "Another CPU 9000" in err, "refused with why:\n" + err)
+    metrics = tuned_route(out)
+    check(metrics.get("route.tuned") == 0 and "route.provider.kokkosbatched" not in metrics,
+          "a foreign file is not trusted: %s" % metrics)
+    _, shown, _ = tfbench("tune", "--show", "-o", foreign, expect=0)
+    check("does NOT apply here: cpu_model" in shown, "tune --show on a foreign file:\n" + shown)
+
+    cache = work("tuning-cache")
+    shutil.rmtree(cache, ignore_errors=True)
+    env = {"TFBENCH_TUNING": "auto", "TFBENCH_TUNING_DIR": cache}
+    _, _, first = tfbench("run", config("tuned.yaml"), "--no-ceilings", "--out", fresh("auto1.h5"), env=env, expect=0)
+    check("calibrating Auto first" in first and "tune: wrote " + cache in first, "first use calibrates:\n" + first)
+    check(len(os.listdir(cache)) == 1, "one tuning file in %s: %s" % (cache, os.listdir(cache)))
+    _, _, second = tfbench("run", config("tuned.yaml"), "--no-ceilings", "--out", fresh("auto2.h5"), env=env,
+                           expect=0)
+    check("calibrating" not in second, "the second run reuses the file:\n" + second)
+
+    _, _, err = tfbench("tune", "--threads", "0", expect=2)
+    check("--threads: '0'" in err, "bad thread count: " + err)
+    _, _, err = tfbench("tune", "--levels", "l3", expect=2)
+    check("--levels: 'l3' (expected l1, l2, llc or dram)" in err, "bad level: " + err)
+    _, _, err = tfbench("run", config("tuned.yaml"), "--tuning", work("missing.json"), "--out", fresh("m.h5"),
+                        expect=0)
+    check("no tuning file" in err, "a missing file is reported: " + err)
+
+
 TESTS = {
     "smoke": test_smoke,
+    "tuning": test_tuning,
     "verification": test_verification,
     "crash": test_crash,
     "compare_setup": test_compare_setup,
