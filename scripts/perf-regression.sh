@@ -221,8 +221,17 @@ elif [ -z "$bin_head" ]; then
 fi
 prune_worktrees
 t_build=$((SECONDS - t_build))
+# Whether a help text mentions something. The text is read whole first: `help | grep -q` under
+# pipefail fails at random once the text is longer than one pipe write (grep exits at the first
+# match and tfbench dies of SIGPIPE writing the rest).
+help_mentions() {  # $1 = pattern (ERE), $2... = the tfbench command line that prints the help
+  local pattern=$1 text
+  shift
+  text=$("$@" --help 2>&1) || true
+  grep -qE -- "$pattern" <<<"$text"
+}
 has_command() {  # $1 = tfbench, $2 = subcommand: listed by `tfbench --help`
-  "$1" --help 2>&1 | grep -qE "^[[:space:]]+$2[[:space:]]"
+  help_mentions "^[[:space:]]+$2[[:space:]]" "$1"
 }
 for side in base head; do
   b=bin_$side
@@ -254,7 +263,7 @@ cfg_base=$(cfg_of base) cfg_head=$(cfg_of head)
 nc_base="" nc_head=""
 for side in base head; do
   b=bin_$side
-  if [ "$ceilings" = 0 ] && "${!b}" run --help 2>&1 | grep -q -- --no-ceilings; then
+  if [ "$ceilings" = 0 ] && help_mentions --no-ceilings "${!b}" run; then
     printf -v "nc_$side" '%s' --no-ceilings
   fi
 done
@@ -266,7 +275,7 @@ done
 if [ "${TFBENCH_PERF_PIN:-0}" != 1 ]; then
   for side in base head; do
     b=bin_$side
-    if "${!b}" run --help 2>&1 | grep -q -- --no-pin; then
+    if help_mentions --no-pin "${!b}" run; then
       v=nc_$side
       printf -v "nc_$side" '%s' "${!v:+${!v} }--no-pin"
     fi
@@ -336,7 +345,7 @@ rc=0
 confirm_note=""
 if [ $rc = 1 ] && [ $aa = 0 ] && [ "$confirm_rounds" -gt 0 ]; then
   paired=(--paired-rounds)
-  if ! "$bin_head" compare --help 2>&1 | grep -q -- --paired-rounds; then
+  if ! help_mentions --paired-rounds "$bin_head" compare; then
     paired=()
     say "WARNING: this tfbench compare has no --paired-rounds: the confirmation pools its rounds' samples"
   fi

@@ -23,26 +23,36 @@ class TuneCommand final : public Command {
         "checked against a reference first, and write the fastest per class to the tuning file that the "
         "workers of later runs use (`run --tuning`). Exit 0 written, 1 nothing could be measured, 2 bad "
         "input.");
-    sub->add_option("--threads", threads_, "thread counts to tune, comma separated; max = the CPUs tfbench may use")
+    sub->add_option("--threads", threads_,
+                    "thread counts to tune, comma separated; max = the CPUs tfbench may use")
         ->default_val("1,max");
     sub->add_option("-o,--output", output_,
                     "tuning file to write (default: this machine's and build's file in $TFBENCH_TUNING_DIR, "
                     "else $XDG_CACHE_HOME/tfbench/tuning, else ~/.cache/tfbench/tuning)");
-    sub->add_option("--sizes", sizes_, "item sizes n (n x n items), comma separated")->default_val("2,4,8,16,32");
-    sub->add_option("--families", families_, "gemm, solve or both, comma separated")->default_val("gemm,solve");
+    sub->add_option("--sizes", sizes_, "item sizes n (n x n items), comma separated")
+        ->default_val("2,4,8,16,32");
+    sub->add_option("--families", families_, "gemm, solve or both, comma separated")
+        ->default_val("gemm,solve");
     sub->add_option("--levels", levels_, "memory levels of the operands (l1, l2, llc, dram), comma separated")
         ->default_val("l1,l2,llc,dram");
     sub->add_option("--rounds", rounds_, "interleaved timing rounds per class; the median decides")
         ->default_val(5)
         ->check(CLI::Range(1, 101));
-    sub->add_option("--min-time", min_time_, "seconds per timing sample")->default_val(0.005)->check(CLI::Range(0.0, 10.0));
-    sub->add_option("--dram-mib", dram_mib_, "operand MiB of the DRAM classes (raised to twice the last-level cache where that is more)")
+    sub->add_option("--min-time", min_time_, "seconds per timing sample")
+        ->default_val(0.005)
+        ->check(CLI::Range(0.0, 10.0));
+    sub->add_option(
+           "--dram-mib", dram_mib_,
+           "operand MiB of the DRAM classes (raised to twice the last-level cache where that is more)")
         ->default_val(256)
         ->check(CLI::Range(1.0, 65536.0));
-    sub->add_flag("--quick", quick_,
-                  "the bounded calibration `run` does on first use: cache levels only (l1, l2, llc), 3 rounds of "
-                  "2 ms samples");
-    sub->add_flag("--show", show_, "print the decisions of the tuning file (--output or this machine's) and whether it applies here; measure nothing");
+    sub->add_flag(
+        "--quick", quick_,
+        "the bounded calibration `run` does on first use: cache levels only (l1, l2, llc), 3 rounds of "
+        "2 ms samples");
+    sub->add_flag("--show", show_,
+                  "print the decisions of the tuning file (--output or this machine's) and whether it "
+                  "applies here; measure nothing");
     // One thread count in this process: how `tune` runs each count in a child of its own.
     sub->add_option("--single-threads", single_threads_)->group("");
     return sub;

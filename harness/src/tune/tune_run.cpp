@@ -2,9 +2,9 @@
 
 #include "tune/tune_run.hpp"
 
-#include <Kokkos_Core.hpp>
 #include <sys/wait.h>
 #include <unistd.h>
+#include <Kokkos_Core.hpp>
 
 #include <chrono>
 #include <cstdio>
@@ -180,7 +180,8 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                      "--levels",
                                      join_levels(request.levels),
                                      "--families",
-                                     std::string(request.gemm ? "gemm" : "") + (request.gemm && request.solve ? "," : "") +
+                                     std::string(request.gemm ? "gemm" : "") +
+                                         (request.gemm && request.solve ? "," : "") +
                                          (request.solve ? "solve" : ""),
                                      "--rounds",
                                      std::to_string(request.rounds),
@@ -220,8 +221,9 @@ void make_quick(TuneRequest& request) {
 std::string decision_table(const TuningFile& file) {
   std::ostringstream out;
   for (const auto& c : file.classes) {
-    out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " n=" << std::setw(3) << c.cls.item_dim
-        << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(2) << c.cls.threads << "T  ";
+    out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " n=" << std::setw(3)
+        << c.cls.item_dim << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(2)
+        << c.cls.threads << "T  ";
     if (!c.choice) {
       out << "no choice\n";
       continue;
@@ -229,12 +231,13 @@ std::string decision_table(const TuningFile& file) {
     out << ops::name(c.choice->provider) << "/" << (c.choice->strategy ? name(*c.choice->strategy) : "auto");
     double best = 0;
     for (const auto& k : c.candidates)
-      if (k.provider == c.choice->provider && c.choice->strategy && k.strategy == *c.choice->strategy) best = k.median_s;
+      if (k.provider == c.choice->provider && c.choice->strategy && k.strategy == *c.choice->strategy)
+        best = k.median_s;
     out << "  ";
     for (const auto& k : c.candidates) {
       if (!k.skipped.empty()) continue;
-      out << " " << ops::name(k.provider) << "/" << name(k.strategy) << " " << std::fixed << std::setprecision(2)
-          << (best > 0 ? k.median_s / best : 0.0) << "x";
+      out << " " << ops::name(k.provider) << "/" << name(k.strategy) << " " << std::fixed
+          << std::setprecision(2) << (best > 0 ? k.median_s / best : 0.0) << "x";
     }
     out << "\n";
   }

@@ -20,7 +20,9 @@ namespace {
 
 using ops::BatchedFamily;
 
-const char* family_name(BatchedFamily f) { return f == BatchedFamily::Gemm ? "gemm" : "solve"; }
+const char* family_name(BatchedFamily f) {
+  return f == BatchedFamily::Gemm ? "gemm" : "solve";
+}
 
 BatchedFamily parse_family(const std::string& text) {
   if (text == "gemm") return BatchedFamily::Gemm;
@@ -29,37 +31,37 @@ BatchedFamily parse_family(const std::string& text) {
 }
 
 BatchStrategy parse_strategy(const std::string& text) {
-  for (BatchStrategy s : {BatchStrategy::Sequential, BatchStrategy::OuterParallel, BatchStrategy::ProviderItems,
-                          BatchStrategy::WholeBatchVendor}) {
+  for (BatchStrategy s : {BatchStrategy::Sequential, BatchStrategy::OuterParallel,
+                          BatchStrategy::ProviderItems, BatchStrategy::WholeBatchVendor}) {
     if (text == name(s)) return s;
   }
-  throw std::runtime_error("strategy '" + text + "' (expected sequential, outer-parallel, provider-items or "
+  throw std::runtime_error("strategy '" + text +
+                           "' (expected sequential, outer-parallel, provider-items or "
                            "whole-batch-vendor)");
 }
 
 ops::ItemProvider parse_provider(const std::string& text) {
   if (auto p = ops::parse_item_provider(text)) return *p;
-  throw std::runtime_error("provider '" + text + "' (expected specialized, libxsmm, kokkosbatched, blas or "
+  throw std::runtime_error("provider '" + text +
+                           "' (expected specialized, libxsmm, kokkosbatched, blas or "
                            "vendor_batched)");
 }
 
 /// JSON has no NaN: a candidate that did not run has null times.
-Json number_or_null(double v) { return std::isfinite(v) ? Json(v) : Json(nullptr); }
-double number_or_nan(const Json& j) { return j.is_null() ? std::nan("") : j.get<double>(); }
+Json number_or_null(double v) {
+  return std::isfinite(v) ? Json(v) : Json(nullptr);
+}
+double number_or_nan(const Json& j) {
+  return j.is_null() ? std::nan("") : j.get<double>();
+}
 
 Json key_json(const TuningKey& k) {
-  return Json{{"cpu_model", k.cpu_model},
-              {"online_cpus", k.online_cpus},
-              {"l1_bytes", k.caches.l1_bytes},
-              {"l2_bytes", k.caches.l2_bytes},
-              {"llc_bytes", k.caches.llc_bytes},
-              {"tfbench_version", k.tfbench_version},
-              {"git_revision", k.git_revision},
-              {"compiler", k.compiler},
-              {"build_type", k.build_type},
-              {"build_flags", k.build_flags},
-              {"kokkos_version", k.kokkos_version},
-              {"kokkos_kernels_version", k.kokkos_kernels_version},
+  return Json{{"cpu_model", k.cpu_model},           {"online_cpus", k.online_cpus},
+              {"l1_bytes", k.caches.l1_bytes},      {"l2_bytes", k.caches.l2_bytes},
+              {"llc_bytes", k.caches.llc_bytes},    {"tfbench_version", k.tfbench_version},
+              {"git_revision", k.git_revision},     {"compiler", k.compiler},
+              {"build_type", k.build_type},         {"build_flags", k.build_flags},
+              {"kokkos_version", k.kokkos_version}, {"kokkos_kernels_version", k.kokkos_kernels_version},
               {"blas_config", k.blas_config}};
 }
 
@@ -67,7 +69,8 @@ TuningKey key_from(const Json& j) {
   TuningKey k;
   k.cpu_model = j.at("cpu_model").get<std::string>();
   k.online_cpus = j.at("online_cpus").get<int>();
-  k.caches = {j.at("l1_bytes").get<double>(), j.at("l2_bytes").get<double>(), j.at("llc_bytes").get<double>()};
+  k.caches = {j.at("l1_bytes").get<double>(), j.at("l2_bytes").get<double>(),
+              j.at("llc_bytes").get<double>()};
   k.tfbench_version = j.at("tfbench_version").get<std::string>();
   k.git_revision = j.at("git_revision").get<std::string>();
   k.compiler = j.at("compiler").get<std::string>();
@@ -88,15 +91,9 @@ Json class_json(const workloads::TuneClassResult& r) {
                           {"max_rel_error", number_or_null(c.max_rel_error)},
                           {"skipped", c.skipped}});
   }
-  Json j{{"family", family_name(r.cls.family)},
-         {"dtype", name(r.cls.dtype)},
-         {"item_dim", r.cls.item_dim},
-         {"level", ops::name(r.cls.level)},
-         {"threads", r.cls.threads},
-         {"items", r.items},
-         {"operand_bytes", r.operand_bytes},
-         {"candidates", candidates},
-         {"choice", nullptr}};
+  Json j{{"family", family_name(r.cls.family)}, {"dtype", name(r.cls.dtype)}, {"item_dim", r.cls.item_dim},
+         {"level", ops::name(r.cls.level)},     {"threads", r.cls.threads},   {"items", r.items},
+         {"operand_bytes", r.operand_bytes},    {"candidates", candidates},   {"choice", nullptr}};
   if (r.choice) {
     j["choice"] = {{"provider", ops::name(r.choice->provider)},
                    {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)}};
@@ -111,7 +108,8 @@ workloads::TuneClassResult class_from(const Json& j) {
   r.cls.dtype = DType::F64;
   r.cls.item_dim = j.at("item_dim").get<int>();
   const auto level = ops::parse_memory_level(j.at("level").get<std::string>());
-  if (!level) throw std::runtime_error("level '" + j.at("level").get<std::string>() + "' (expected l1, l2, llc, dram)");
+  if (!level)
+    throw std::runtime_error("level '" + j.at("level").get<std::string>() + "' (expected l1, l2, llc, dram)");
   r.cls.level = *level;
   r.cls.threads = j.at("threads").get<int>();
   if (r.cls.item_dim < 1 || r.cls.threads < 1) throw std::runtime_error("item_dim and threads must be >= 1");
@@ -130,7 +128,8 @@ workloads::TuneClassResult class_from(const Json& j) {
   if (!choice.is_null()) {
     ops::TuningChoice c;
     c.provider = parse_provider(choice.at("provider").get<std::string>());
-    if (!choice.at("strategy").is_null()) c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
+    if (!choice.at("strategy").is_null())
+      c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
     r.choice = c;
   }
   return r;
@@ -188,12 +187,9 @@ std::string default_tuning_path(const TuningKey& key) {
 void write_tuning_file(const std::string& path, const TuningFile& file) {
   Json classes = Json::array();
   for (const auto& c : file.classes) classes.push_back(class_json(c));
-  const Json j{{"format", "tfbench-tuning"},
-               {"version", kTuningFormatVersion},
-               {"key", key_json(file.key)},
-               {"created_utc", file.created_utc},
-               {"command_line", file.command_line},
-               {"classes", classes}};
+  const Json j{{"format", "tfbench-tuning"},        {"version", kTuningFormatVersion},
+               {"key", key_json(file.key)},         {"created_utc", file.created_utc},
+               {"command_line", file.command_line}, {"classes", classes}};
   const std::string text = j.dump(1) + "\n";
   const auto parent = std::filesystem::path(path).parent_path();
   std::error_code ec;

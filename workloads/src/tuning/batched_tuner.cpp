@@ -54,7 +54,8 @@ HostTensor aligned_tensor(Index rows, Index cols, Index items, std::uint64_t see
   const std::size_t count = static_cast<std::size_t>(rows * cols * items);
   AlignedBuffer<double> data(count, threads);
   if (seed != 0) fill_random(data.data(), count, seed);
-  return HostTensor::from_managed({rows, cols, items}, data.release(), [](double* p, Index) { std::free(p); });
+  return HostTensor::from_managed({rows, cols, items}, data.release(),
+                                  [](double* p, Index) { std::free(p); });
 }
 
 /// Adds n to each diagonal: random [0.5, 1.5] entries make a well-conditioned system then.
@@ -223,8 +224,8 @@ void drop_slow_candidates(std::vector<TuneCandidate>& candidates, std::vector<st
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     if (!candidates[i].skipped.empty() || samples[i].empty() || samples[i].front() <= 3.0 * fastest) continue;
     std::ostringstream why;
-    why << "over 3x the fastest in the first round (" << samples[i].front() * 1e6 << " us vs " << fastest * 1e6
-        << " us)";
+    why << "over 3x the fastest in the first round (" << samples[i].front() * 1e6 << " us vs "
+        << fastest * 1e6 << " us)";
     candidates[i].skipped = why.str();
     candidates[i].median_s = samples[i].front();
   }
@@ -254,7 +255,8 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
   for (int round = 0; round < o.rounds; ++round) {
     for (std::size_t k = 0; k < count; ++k) {
       const std::size_t i = (k + static_cast<std::size_t>(round)) % count;
-      if (result.candidates[i].skipped.empty()) samples[i].push_back(bench.sample(session, result.candidates[i]));
+      if (result.candidates[i].skipped.empty())
+        samples[i].push_back(bench.sample(session, result.candidates[i]));
     }
     if (round == 0) drop_slow_candidates(result.candidates, samples);
   }

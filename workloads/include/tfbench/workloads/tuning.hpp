@@ -26,11 +26,11 @@ struct TuneOptions {
   std::vector<int> item_dims{2, 4, 8, 16, 32};
   std::vector<ops::MemoryLevel> levels{ops::MemoryLevel::L1, ops::MemoryLevel::L2, ops::MemoryLevel::LLC,
                                        ops::MemoryLevel::DRAM};
-  ops::CacheSizes caches;              // the level boundaries (detect_cache_sizes())
+  ops::CacheSizes caches;                   // the level boundaries (detect_cache_sizes())
   double dram_bytes = 256.0 * 1024 * 1024;  // operand bytes of a DRAM class (at least 2x the LLC)
-  bool gemm = true, solve = true;       // which families
-  int rounds = 5;                       // interleaved rounds; each candidate's median decides
-  double min_time_s = 0.005;            // per sample: iterations repeat until this much time passed
+  bool gemm = true, solve = true;           // which families
+  int rounds = 5;                           // interleaved rounds; each candidate's median decides
+  double min_time_s = 0.005;                // per sample: iterations repeat until this much time passed
   std::uint64_t seed = 1;
 };
 
@@ -38,9 +38,9 @@ struct TuneOptions {
 struct TuneCandidate {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   BatchStrategy strategy = BatchStrategy::Sequential;
-  double median_s = 0;         // per operation; NaN when it did not run
-  double max_rel_error = 0;    // against the reference, before timing
-  std::string skipped;         // why it did not run (no route, failed its check), else empty
+  double median_s = 0;       // per operation; NaN when it did not run
+  double max_rel_error = 0;  // against the reference, before timing
+  std::string skipped;       // why it did not run (no route, failed its check), else empty
 };
 
 struct TuneClassResult {

@@ -1,0 +1,146 @@
+// The tuning file: written and read back, its key checked against this machine and build (a file
+// from another CPU or build is refused with the field that differs), bad files named with their field.
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "tune/tuning_file.hpp"
+
+using namespace tfbench;
+using namespace tfbench::harness::tune;
+
+namespace {
+
+std::string temp_path(const char* name) {
+  return std::string("/tmp/tfbench-tuning-test-") + std::to_string(getpid()) + "-" + name;
+}
+
+TuningFile sample_file() {
+  TuningFile file;
+  file.key = current_key();
+  file.created_utc = "2026-12-02T00:00:00Z";
+  file.command_line = "tfbench tune";
+  workloads::TuneClassResult measured;
+  measured.cls = {ops::BatchedFamily::Gemm, DType::F64, 8, ops::MemoryLevel::L2, 1};
+  measured.items = 209;
+  measured.operand_bytes = 321024;
+  measured.candidates = {{ops::ItemProvider::Specialized, BatchStrategy::Sequential, 1.4e-5, 1e-16, ""},
+                         {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 6.5e-6, 2e-16, ""},
+                         {ops::ItemProvider::Blas, BatchStrategy::ProviderItems, std::nan(""), std::nan(""),
+                          "over 3x the fastest in the first round"}};
+  measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential};
+  workloads::TuneClassResult none;
+  none.cls = {ops::BatchedFamily::Solve, DType::F64, 4, ops::MemoryLevel::L1, 1};
+  file.classes = {measured, none};
+  return file;
+}
+
+void write_text(const std::string& path, const std::string& text) {
+  std::ofstream(path) << text;
+}
+
+}  // namespace
+
+TEST_CASE("tuning file: round trip, and the classes with a choice reach the engine", "[tuning]") {
+  const std::string path = temp_path("roundtrip.json");
+  write_tuning_file(path, sample_file());
+  const TuningFile back = read_tuning_file(path);
+  REQUIRE(back.classes.size() == 2);
+  CHECK_FALSE(key_mismatch(back.key, current_key()).has_value());
+  const auto& c = back.classes[0];
+  CHECK(c.cls.item_dim == 8);
+  CHECK(c.cls.level == ops::MemoryLevel::L2);
+  REQUIRE(c.choice.has_value());
+  CHECK(c.choice->provider == ops::ItemProvider::Libxsmm);
+  CHECK(c.choice->strategy == BatchStrategy::Sequential);
+  CHECK(std::isnan(c.candidates[2].median_s));  // null in the file, NaN again
+  CHECK(c.candidates[2].skipped == "over 3x the fastest in the first round");
+  CHECK_FALSE(back.classes[1].choice.has_value());
+
+  const LoadedTuning loaded = load_tuning(path);
+  REQUIRE(loaded.tuning);
+  CHECK(loaded.refusal.empty());
+  CHECK(loaded.sha256.size() == 64);
+  CHECK(loaded.tuning->id() == loaded.sha256);
+  CHECK(loaded.tuning->size() == 1);  // the class without a choice is not offered to Auto
+  const double l2_bytes = std::sqrt(back.key.caches.l1_bytes * back.key.caches.l2_bytes);
+  const auto choice = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F64, 8, l2_bytes, 1);
+  if (back.key.caches.l1_bytes > 0) {
+    REQUIRE(choice.has_value());
+    CHECK(choice->provider == ops::ItemProvider::Libxsmm);
+  }
+  std::remove(path.c_str());
+}
+
+TEST_CASE("tuning file: another CPU or build is refused with the field that differs", "[tuning]") {
+  const TuningKey here = current_key();
+  TuningKey other = here;
+  other.cpu_model = "Another CPU 9000";
+  const auto why = key_mismatch(other, here);
+  REQUIRE(why.has_value());
+  CHECK(why->find("cpu_model") == 0);
+  CHECK(why->find("Another CPU 9000") != std::string::npos);
+  other = here;
+  other.git_revision = "0000000";
+  REQUIRE(key_mismatch(other, here).has_value());
+  CHECK(key_mismatch(other, here)->find("git_revision") == 0);
+  other = here;
+  other.caches.llc_bytes += 1;
+  CHECK(key_mismatch(other, here)->find("llc_bytes") == 0);
+
+  TuningFile file = sample_file();
+  file.key.online_cpus += 64;
+  const std::string path = temp_path("foreign.json");
+  write_tuning_file(path, file);
+  const LoadedTuning loaded = load_tuning(path);
+  CHECK_FALSE(loaded.tuning);
+  CHECK(loaded.refusal.find("another machine or build (online_cpus") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("tuning file: bad files are named with the path and the field", "[tuning]") {
+  const std::string path = temp_path("bad.json");
+  write_text(path, "{\"format\": \"something-else\", \"version\": 1}");
+  try {
+    read_tuning_file(path);
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()).find(path + ": format") == 0);
+  }
+  write_text(path, "not json");
+  CHECK_FALSE(load_tuning(path).tuning);
+  CHECK(load_tuning(path).refusal.find(path + ": not a tuning file") == 0);
+
+  // A wrong level in one class: the class index and the field.
+  write_tuning_file(path, sample_file());
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const auto at = text.find("\"l2\"");
+  REQUIRE(at != std::string::npos);
+  text.replace(at, 4, "\"l9\"");
+  write_text(path, text);
+  try {
+    read_tuning_file(path);
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == path + ": classes[0]: level 'l9' (expected l1, l2, llc, dram)");
+  }
+  CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("tuning file: the default place honours TFBENCH_TUNING_DIR and is named by the key", "[tuning]") {
+  const TuningKey here = current_key();
+  setenv("TFBENCH_TUNING_DIR", "/some/shared/dir", 1);
+  const std::string path = default_tuning_path(here);
+  CHECK(path.rfind("/some/shared/dir/", 0) == 0);
+  TuningKey other = here;
+  other.cpu_model += " (other node type)";
+  CHECK(default_tuning_path(other) != path);
+  unsetenv("TFBENCH_TUNING_DIR");
+}
