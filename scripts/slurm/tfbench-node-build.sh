@@ -73,10 +73,13 @@ else
   tar -C "$repo" --exclude=./build --exclude=./results -cf - . | tar -C "$dir/src" -xf -
 fi
 t0=$SECONDS
+# TFBENCH_ARCH is always set (native without --arch): build.sh then keeps this node type's ccache
+# objects apart from other CPUs' (with a shared home, -march=native objects of one node type would
+# otherwise be handed to another).
 # shellcheck disable=SC2086
-if ! (cd "$dir/src" && env ${arch:+TFBENCH_ARCH="$arch"} $build_cmd) >"$dir/build.log" 2>&1; then
+if ! (cd "$dir/src" && env TFBENCH_ARCH="${arch:-native}" $build_cmd) >"$dir/build.log" 2>&1; then
   tail -n 20 "$dir/build.log" >&2 || true
-  fail "'$build_cmd' (TFBENCH_ARCH=${arch:-unset}) failed after $((SECONDS - t0)) s; log: $dir/build.log"
+  fail "'$build_cmd' (TFBENCH_ARCH=${arch:-native}) failed after $((SECONDS - t0)) s; log: $dir/build.log"
 fi
 [ -x "$bin" ] || fail "'$build_cmd' left no executable at $bin"
 date -u +%Y-%m-%dT%H:%M:%SZ > "$dir/ok"

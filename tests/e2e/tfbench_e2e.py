@@ -6,6 +6,7 @@ back with h5py and h5dump.
 """
 
 import argparse
+import hashlib
 import json
 import os
 import re
@@ -789,6 +790,11 @@ def test_tuning():
     metrics = tuned_route(out)
     check(metrics.get("route.provider.kokkosbatched") == 1 and metrics.get("route.tuned") == 1,
           "Auto follows the file: %s" % metrics)
+    attrs, _, _ = rows_of(out)
+    with open(tuning, "rb") as f:
+        digest = hashlib.sha256(f.read()).hexdigest()
+    check(attrs["tuning_file"] == tuning and attrs["tuning_sha256"] == digest,
+          "the run records the tuning file and its hash: %s %s" % (attrs.get("tuning_file"), attrs.get("tuning_sha256")))
 
     data["key"]["cpu_model"] = "Another CPU 9000"
     foreign = fresh("foreign-tuning.json")
@@ -800,6 +806,8 @@ def test_tuning():
     metrics = tuned_route(out)
     check(metrics.get("route.tuned") == 0 and "route.provider.kokkosbatched" not in metrics,
           "a foreign file is not trusted: %s" % metrics)
+    attrs, _, _ = rows_of(out)
+    check(attrs["tuning_file"] == "" and attrs["tuning_sha256"] == "", "no tuning recorded for a refused file")
     _, shown, _ = tfbench("tune", "--show", "-o", foreign, expect=0)
     check("does NOT apply here: cpu_model" in shown, "tune --show on a foreign file:\n" + shown)
 

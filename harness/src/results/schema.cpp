@@ -159,6 +159,8 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("build_host_isa", &I::build_host_isa),
       text("run_isa", &I::run_isa),
       text("isa_mismatch", &I::isa_mismatch),
+      text("tuning_file", &I::tuning_file),
+      text("tuning_sha256", &I::tuning_sha256),
   };
   return attributes;
 }

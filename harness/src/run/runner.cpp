@@ -14,6 +14,7 @@
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
+#include "tune/tune_run.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -90,6 +91,11 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   // Injected faults and delays change what is measured: the file must say so.
   if (const char* faults = std::getenv("TFBENCH_FAULT_INJECT")) info.fault_inject = faults;
   record_isa(info);
+  // The tuning file run checked and handed to its workers: Auto's choices came from it.
+  if (const char* tuning = std::getenv(tune::kTuningFileVariable); tuning && *tuning) {
+    info.tuning_file = tuning;
+    info.tuning_sha256 = tune::load_tuning(tuning).sha256;
+  }
   return info;
 }
 

@@ -51,6 +51,7 @@ struct RunInfo {
   std::vector<std::string> config_texts;  // configs/<i>
   // Instruction sets (TFBENCH_ARCH; lists "avx2,fma,..."); empty in files of older writers.
   std::string build_cpu_model, build_arch, build_isa, build_host_isa, run_isa, isa_mismatch;
+  std::string tuning_file, tuning_sha256;  // the tuning the workers installed (empty: none; docs/tuning.md)
 };
 
 /// One row of the `workers` table: one worker process.
