@@ -6,57 +6,28 @@
 
 #include "batched_solve/solve_peers.hpp"
 
-#include <KokkosKernels_config.h>
 #include <Kokkos_Core.hpp>
 
-#include "common/engine_backend.hpp"
+#include "common/cublas_handle.hpp"
 
 #include <cstdint>
 #include <limits>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
-#include <cublas_v2.h>
-#define TFBENCH_WORKLOADS_HAVE_CUBLAS 1
-#endif
-
 namespace tfbench::workloads::batched_solve {
 
 std::optional<std::string> cublas_solve_unavailable(const RunContext& ctx) {
-#if defined(TFBENCH_WORKLOADS_HAVE_CUBLAS)
-  if (!on_device(ctx))
-    return std::string("cuBLAS runs on the cuda space; this case runs on ") + name(ctx.space);
-  return std::nullopt;
-#else
-  (void)ctx;
-  return std::string("this build has no CUDA Kokkos with the cuBLAS TPL (the cuda preset has it)");
-#endif
+  return cublas_unavailable_reason(ctx);
 }
 
 #if defined(TFBENCH_WORKLOADS_HAVE_CUBLAS)
 namespace {
 
+constexpr const char* kPeer = "batched_solve peer:cublas";
+
 void check_status(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw WorkloadError(std::string("batched_solve peer:cublas: ") + what + " returned status " +
-                        std::to_string(static_cast<int>(status)));
-  }
+  check_cublas(status, kPeer, what);
 }
-
-class CublasHandle {
- public:
-  explicit CublasHandle(const Kokkos::Cuda& space) {
-    check_status(cublasCreate(&handle_), "cublasCreate");
-    check_status(cublasSetStream(handle_, space.cuda_stream()), "cublasSetStream");
-  }
-  ~CublasHandle() { cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
 
 template <class T>
 class CublasSolve final : public Instance {
@@ -68,7 +39,7 @@ class CublasSolve final : public Instance {
   CublasSolve(const SolveShape& s, const RunContext& ctx)
       : shape_(s),
         seeds_(solve_seeds(ctx.seed)),
-        handle_(space_),
+        handle_(space_, kPeer),
         a_(label("a"), s.a_elements()),
         b_(label("b"), s.b_elements()),
         lu_(label("lu"), s.a_elements()),

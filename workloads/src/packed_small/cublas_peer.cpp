@@ -4,58 +4,27 @@
 
 #include "packed_small/gemm_peers.hpp"
 
-#include <KokkosKernels_config.h>
 #include <Kokkos_Core.hpp>
 
-#include "common/engine_backend.hpp"
+#include "common/cublas_handle.hpp"
 
 #include <limits>
 #include <type_traits>
 
-#if defined(KOKKOS_ENABLE_CUDA) && defined(KOKKOSKERNELS_ENABLE_TPL_CUBLAS)
-#include <cublas_v2.h>
-#define TFBENCH_WORKLOADS_HAVE_CUBLAS 1
-#endif
-
 namespace tfbench::workloads::packed_small {
 
 std::optional<std::string> cublas_unavailable(const RunContext& ctx) {
-#if defined(TFBENCH_WORKLOADS_HAVE_CUBLAS)
-  if (!on_device(ctx))
-    return std::string("cuBLAS runs on the cuda space; this case runs on ") + name(ctx.space);
-  return std::nullopt;
-#else
-  (void)ctx;
-  return std::string("this build has no CUDA Kokkos with the cuBLAS TPL (the cuda preset has it)");
-#endif
+  return cublas_unavailable_reason(ctx);
 }
 
 #if defined(TFBENCH_WORKLOADS_HAVE_CUBLAS)
 namespace {
 
+constexpr const char* kPeer = "packed_small peer:cublas";
+
 void check_status(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS) {
-    throw WorkloadError(std::string("packed_small peer:cublas: ") + what + " returned status " +
-                        std::to_string(static_cast<int>(status)));
-  }
+  check_cublas(status, kPeer, what);
 }
-
-/// A cuBLAS handle of the peer's own, ordered on the Kokkos Cuda instance's stream so that the
-/// harness's fence covers its calls.
-class CublasHandle {
- public:
-  explicit CublasHandle(const Kokkos::Cuda& space) {
-    check_status(cublasCreate(&handle_), "cublasCreate");
-    check_status(cublasSetStream(handle_, space.cuda_stream()), "cublasSetStream");
-  }
-  ~CublasHandle() { cublasDestroy(handle_); }
-  CublasHandle(const CublasHandle&) = delete;
-  CublasHandle& operator=(const CublasHandle&) = delete;
-  cublasHandle_t get() const { return handle_; }
-
- private:
-  cublasHandle_t handle_ = nullptr;
-};
 
 template <class T>
 class CublasGemm final : public Instance {
@@ -65,7 +34,7 @@ class CublasGemm final : public Instance {
   CublasGemm(const GemmBatchShape& s, const RunContext& ctx)
       : shape_(s),
         seeds_(gemm_batch_seeds(ctx.seed)),
-        handle_(space_),
+        handle_(space_, kPeer),
         a_(Kokkos::view_alloc(std::string("tfbench::workloads::packed_small::cublas_a"),
                               Kokkos::WithoutInitializing),
            s.ld, s.n, s.batch),
