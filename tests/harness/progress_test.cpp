@@ -6,7 +6,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <chrono>
 #include <sstream>
+#include <thread>
 
 namespace tfbench::harness {
 namespace {
@@ -116,6 +118,17 @@ TEST_CASE("the time left is the estimate, then scales by how long the finished p
   progress.done(finished("a"), 10.0);
   const double left_now = progress.remaining();
   CHECK(left_now <= progress.elapsed() * 40.0 / 60.0);
+}
+
+TEST_CASE("a slow finished part scales the time left by at most 4x (a case killed at its limit)",
+          "[progress]") {
+  std::ostringstream out;
+  impl::Progress progress(out, nullptr, 4, 0.004);
+  progress.worker_ready(0.001);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  // 1 ms of the estimate took >= 50 ms: unclamped, 3 ms left would read as >= 150 ms.
+  CHECK(progress.remaining() <= 4.0 * 0.003 + 1e-9);
+  CHECK(progress.remaining() >= 0.003);
 }
 
 }  // namespace

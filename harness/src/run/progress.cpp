@@ -10,6 +10,8 @@
 namespace tfbench::harness::impl {
 namespace {
 constexpr double kFirstHeartbeatSeconds = 30.0;
+// The most the time left is scaled up by the finished part's pace (remaining()).
+constexpr double kMaxSlowdown = 4.0;
 }  // namespace
 
 Progress::Progress(std::ostream& out, std::ostream* status, std::size_t total_rows, double estimate_s,
@@ -32,7 +34,11 @@ double Progress::remaining() const {
   if (done_rows_ >= total_rows_) return 0.0;
   const double left = std::max(0.0, estimate_s_ - done_weight_);
   if (done_weight_ <= 0.0) return std::max(0.0, estimate_s_ - elapsed());
-  return elapsed() * left / done_weight_;
+  // The finished part's pace predicts the rest, up to kMaxSlowdown: a case killed at its time limit
+  // (60 s for a case estimated at 1 s) says nothing about the cases after it, and the unclamped
+  // ratio made the ETA hours.
+  const double slowdown = std::min(elapsed() / done_weight_, kMaxSlowdown);
+  return slowdown * left;
 }
 
 void Progress::clear_status() {
