@@ -68,6 +68,22 @@ TEST_CASE("report shows every row's spread and marks rows above the cv threshold
   }
 }
 
+TEST_CASE("report names the tuning Auto followed and an ISA mismatch the run was allowed", "[report]") {
+  ResultsFile file = file_with_quiet_and_noisy_rows();
+  std::ostringstream plain;
+  print_report(file, plain, ReportOptions{false, 0.05});
+  CHECK(plain.str().find("Auto: built-in preference (no tuning file)") != std::string::npos);
+  CHECK(plain.str().find("ISA MISMATCH") == std::string::npos);
+  file.runs[0].info.tuning_file = "/cache/tuning/0123.json";
+  file.runs[0].info.tuning_sha256 = std::string(64, 'a');
+  file.runs[0].info.isa_mismatch = "avx512f (TFBENCH_ALLOW_ISA_MISMATCH=1)";
+  std::ostringstream tuned;
+  print_report(file, tuned, ReportOptions{false, 0.05});
+  CHECK(tuned.str().find("Auto: tuning /cache/tuning/0123.json (sha256 aaaaaaaaaaaa)") != std::string::npos);
+  CHECK(tuned.str().find("ISA MISMATCH: the build requires extensions this host lacks: avx512f") !=
+        std::string::npos);
+}
+
 TEST_CASE("a higher --noisy-cv marks nothing and prints no warning", "[report]") {
   std::ostringstream out;
   print_report(file_with_quiet_and_noisy_rows(), out, ReportOptions{false, 0.5});

@@ -81,6 +81,14 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
     out << "  FAULT INJECTION: TFBENCH_FAULT_INJECT='" << i.fault_inject
         << "' (crashes, aborts or delays were injected: not a genuine measurement)\n";
   }
+  if (!i.isa_mismatch.empty()) {
+    out << "  ISA MISMATCH: the build requires extensions this host lacks: " << i.isa_mismatch << "\n";
+  }
+  out << "  Auto: "
+      << (i.tuning_file.empty()
+              ? std::string("built-in preference (no tuning file)")
+              : "tuning " + i.tuning_file + " (sha256 " + i.tuning_sha256.substr(0, 12) + ")")
+      << "\n";
   out << "  command: " << i.command_line << "\n";
 
   // Rows per worker configuration; several worker processes of one configuration (a restart after
