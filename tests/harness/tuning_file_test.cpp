@@ -4,11 +4,15 @@
 #include <catch2/catch.hpp>
 
 #include <unistd.h>
+#include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <string>
+#include <vector>
 
+#include "run/environment.hpp"
+#include "tune/tune_run.hpp"
 #include "tune/tuning_file.hpp"
 
 using namespace tfbench;
@@ -143,4 +147,23 @@ TEST_CASE("tuning file: the default place honours TFBENCH_TUNING_DIR and is name
   other.cpu_model += " (other node type)";
   CHECK(default_tuning_path(other) != path);
   unsetenv("TFBENCH_TUNING_DIR");
+}
+
+TEST_CASE("a run worker gets the run's checked tuning file, never one its parent inherited", "[tuning]") {
+  setenv(kTuningFileVariable, "/stale/inherited.json", 1);
+  auto has = [](const std::vector<std::string>& env, const std::string& entry) {
+    return std::find(env.begin(), env.end(), entry) != env.end();
+  };
+  auto mentions = [](const std::vector<std::string>& env) {
+    return std::any_of(env.begin(), env.end(), [](const std::string& e) {
+      return e.rfind(std::string(kTuningFileVariable) + "=", 0) == 0;
+    });
+  };
+  harness::impl::WorkerEnvironmentOptions options;
+  CHECK_FALSE(mentions(harness::impl::worker_environment(options)));
+  options.tuning_file = "/cache/tuning/checked.json";
+  const auto env = harness::impl::worker_environment(options);
+  CHECK(has(env, std::string(kTuningFileVariable) + "=/cache/tuning/checked.json"));
+  CHECK_FALSE(has(env, std::string(kTuningFileVariable) + "=/stale/inherited.json"));
+  unsetenv(kTuningFileVariable);
 }

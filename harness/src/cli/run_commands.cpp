@@ -179,17 +179,18 @@ class RunCommand final : public Command {
   bool no_pin_ = false;
   std::string tuning_;
 
-  /// Puts the tuning the workers install in their environment (tune/tune_run.hpp). Configs are
-  /// checked first, so that bad input is reported before any calibration. False: a config is bad.
+  /// Chooses the tuning the run's workers install (RunOptions::tuning_file, tune/tune_run.hpp).
+  /// Configs are checked first, so that bad input is reported before any calibration. False: a
+  /// config is bad.
   bool apply_tuning() {
     std::string mode = tuning_;
     if (mode.empty()) mode = impl::environment_value("TFBENCH_TUNING");
     if (mode.empty()) mode = "auto";
-    unsetenv(tune::kTuningFileVariable);
     if (mode == "off") return true;
     if (!load_all(options_.configs)) return false;
-    const std::string path = tune::resolve_run_tuning(mode, std::cerr);
-    if (!path.empty()) setenv(tune::kTuningFileVariable, path.c_str(), 1);
+    const tune::RunTuning tuning = tune::resolve_run_tuning(mode, std::cerr);
+    options_.tuning_file = tuning.path;
+    options_.tuning_sha256 = tuning.sha256;
     return true;
   }
 };

@@ -1,4 +1,5 @@
 #include "run/environment.hpp"
+#include "tune/tune_run.hpp"
 
 #include "tfbench/engine/exec/cpu_set.hpp"
 
@@ -52,9 +53,10 @@ AffinityRestore undo_startup_pinning() {
 }
 
 std::vector<std::string> worker_environment(const WorkerEnvironmentOptions& options) {
-  static const char* const removed[] = {"OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
-                                        "OMP_PROC_BIND",   "OMP_PLACES",           "GOMP_CPU_AFFINITY",
-                                        "KMP_AFFINITY",    "KOKKOS_NUM_THREADS",   "TFBENCH_PIN"};
+  static const char* const removed[] = {"OMP_NUM_THREADS",        "OPENBLAS_NUM_THREADS", "GOTO_NUM_THREADS",
+                                        "OMP_PROC_BIND",          "OMP_PLACES",           "GOMP_CPU_AFFINITY",
+                                        "KMP_AFFINITY",           "KOKKOS_NUM_THREADS",   "TFBENCH_PIN",
+                                        tune::kTuningFileVariable};
   std::vector<std::string> env;
   for (char** e = environ; e && *e; ++e) {
     const std::string entry = *e;
@@ -69,6 +71,8 @@ std::vector<std::string> worker_environment(const WorkerEnvironmentOptions& opti
   if (options.omp_proc_bind) env.push_back("OMP_PROC_BIND=" + *options.omp_proc_bind);
   if (options.omp_places) env.push_back("OMP_PLACES=" + *options.omp_places);
   env.push_back(std::string("TFBENCH_PIN=") + (options.pin ? "1" : "0"));
+  if (!options.tuning_file.empty())
+    env.push_back(std::string(tune::kTuningFileVariable) + "=" + options.tuning_file);
   return env;
 }
 

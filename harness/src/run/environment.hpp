@@ -25,6 +25,7 @@ struct WorkerEnvironmentOptions {
   std::optional<std::string> omp_proc_bind;  // forced value (--omp-proc-bind), else removed
   std::optional<std::string> omp_places;     // forced value (--omp-places), else removed
   bool pin = true;                           // false: TFBENCH_PIN=0, the worker leaves threads unpinned
+  std::string tuning_file;                   // TFBENCH_TUNING_FILE for the worker to install (empty: removed)
 };
 
 /// This process's environment with the thread variables set for one worker: OMP_NUM_THREADS and

@@ -119,6 +119,7 @@ class WorkerPlanRun {
     env.omp_proc_bind = options.omp_proc_bind;
     env.omp_places = options.omp_places;
     env.pin = options.pin;
+    env.tuning_file = options.tuning_file;
     environment_ = worker_environment(env);
   }
 

@@ -14,7 +14,6 @@
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
-#include "tune/tune_run.hpp"
 
 #include <signal.h>
 #include <sys/wait.h>
@@ -91,11 +90,8 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   // Injected faults and delays change what is measured: the file must say so.
   if (const char* faults = std::getenv("TFBENCH_FAULT_INJECT")) info.fault_inject = faults;
   record_isa(info);
-  // The tuning file run checked and handed to its workers: Auto's choices came from it.
-  if (const char* tuning = std::getenv(tune::kTuningFileVariable); tuning && *tuning) {
-    info.tuning_file = tuning;
-    info.tuning_sha256 = tune::load_tuning(tuning).sha256;
-  }
+  info.tuning_file = options.tuning_file;
+  info.tuning_sha256 = options.tuning_sha256;
   return info;
 }
 

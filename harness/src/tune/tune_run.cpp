@@ -6,6 +6,7 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <cerrno>
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
@@ -68,14 +69,15 @@ std::string run_child(const std::string& exe, const std::vector<std::string>& ar
   }
   int status = 0;
   while (waitpid(pid, &status, 0) < 0) {
+    if (errno != EINTR) throw std::runtime_error("tune: cannot wait for the calibration process");
   }
   return impl::describe_wait_status(status);
 }
 
 workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops::CacheSizes& caches) {
   workloads::TuneOptions o;
-  o.space = threads > 1 || is_enabled(ExecSpaceKind::OpenMP) ? ExecSpaceKind::OpenMP : ExecSpaceKind::Serial;
-  if (!is_enabled(o.space)) o.space = ExecSpaceKind::Serial;
+  // As a worker's: OpenMP where built (a one-thread backend runs on Serial), else Serial.
+  o.space = is_enabled(ExecSpaceKind::OpenMP) ? ExecSpaceKind::OpenMP : ExecSpaceKind::Serial;
   o.threads = threads;
   o.item_dims = r.item_dims;
   o.levels = r.levels;
@@ -244,19 +246,19 @@ std::string decision_table(const TuningFile& file) {
   return out.str();
 }
 
-std::string resolve_run_tuning(const std::string& mode, std::ostream& log) {
-  if (mode == "off") return "";
+RunTuning resolve_run_tuning(const std::string& mode, std::ostream& log) {
+  if (mode == "off") return {};
   if (mode != "auto") {
     const LoadedTuning loaded = load_tuning(mode);
     if (!loaded.tuning) {
       log << "tfbench run: --tuning: " << loaded.refusal << "; Auto uses its built-in preference\n";
-      return "";
+      return {};
     }
-    return mode;
+    return {mode, loaded.sha256};
   }
   const std::string path = default_tuning_path(current_key());
   LoadedTuning loaded = load_tuning(path);
-  if (loaded.tuning) return path;
+  if (loaded.tuning) return {path, loaded.sha256};
   log << "tfbench run: no tuning for this machine and build yet (" << loaded.refusal
       << "); calibrating Auto first (bounded, `tfbench tune --quick`; `--tuning off` skips it)" << std::endl;
   TuneRequest request;
@@ -264,25 +266,24 @@ std::string resolve_run_tuning(const std::string& mode, std::ostream& log) {
   parse_request("1,max", "2,4,8,16,32", "gemm,solve", "l1,l2,llc", request, ignored);
   make_quick(request);
   request.command_line = "tfbench run (calibration on first use)";
-  if (run_tuning(request, path, log) != 0) return "";
+  if (run_tuning(request, path, log) != 0) return {};
   loaded = load_tuning(path);
   if (!loaded.tuning) {
     log << "tfbench run: the calibration's file was refused (" << loaded.refusal << ")\n";
-    return "";
+    return {};
   }
-  return path;
+  return {path, loaded.sha256};
 }
 
-std::string install_tuning_from_environment(std::ostream& log) {
+void install_tuning_from_environment(std::ostream& log) {
   const char* path = std::getenv(kTuningFileVariable);
-  if (path == nullptr || *path == '\0') return "";
+  if (path == nullptr || *path == '\0') return;
   const LoadedTuning loaded = load_tuning(path);
   if (!loaded.tuning) {
     log << "tfbench worker: " << loaded.refusal << "; Auto uses its built-in preference\n";
-    return "";
+    return;
   }
   workloads::install_auto_tuning(loaded.tuning);
-  return loaded.sha256;
 }
 
 }  // namespace tfbench::harness::tune

@@ -44,14 +44,19 @@ std::string decision_table(const TuningFile& file);
 /// checked. A worker installs it (install_tuning_from_environment).
 inline constexpr const char* kTuningFileVariable = "TFBENCH_TUNING_FILE";
 
+/// The tuning file a run hands its workers and the SHA-256 of its bytes; both empty: none.
+struct RunTuning {
+  std::string path, sha256;
+};
+
 /// What `run --tuning MODE` uses: "off" none; "auto" this machine's file, calibrated first (a
 /// bounded `tune --quick`, with progress on `log`) where it is missing or stale; anything else a
-/// file path, which must apply here. Returns the file to give the workers ("" for none); a refused
-/// file is reported on `log` and Auto keeps its built-in preference.
-std::string resolve_run_tuning(const std::string& mode, std::ostream& log);
+/// file path, which must apply here. A refused file is reported on `log` and Auto keeps its
+/// built-in preference (an empty RunTuning).
+RunTuning resolve_run_tuning(const std::string& mode, std::ostream& log);
 
-/// In a worker: loads $TFBENCH_TUNING_FILE (if set) and installs it for the engine backends.
-/// Returns the installed tuning's sha256, or "" (with the reason on `log` when a file was refused).
-std::string install_tuning_from_environment(std::ostream& log);
+/// In a worker: loads $TFBENCH_TUNING_FILE (if set) and installs it for the engine backends; a
+/// refused file is reported on `log`.
+void install_tuning_from_environment(std::ostream& log);
 
 }  // namespace tfbench::harness::tune

@@ -195,11 +195,7 @@ void write_tuning_file(const std::string& path, const TuningFile& file) {
   std::error_code ec;
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);
   if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
-  try {
-    impl::write_file_atomically(path, text.data(), text.size(), true);
-  } catch (const std::exception& e) {
-    throw std::runtime_error(e.what());
-  }
+  impl::write_file_atomically(path, text.data(), text.size(), true);  // ResultsWriteError names path
 }
 
 TuningFile read_tuning_file(const std::string& path) {

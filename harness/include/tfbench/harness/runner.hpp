@@ -26,6 +26,9 @@ struct RunOptions {
   std::optional<std::string> omp_places;
   bool pin = true;               // false: workers leave their threads unpinned (--no-pin)
   bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
+  /// The tuning file `run --tuning` checked, which every run worker installs, and the SHA-256 of its
+  /// bytes (both recorded in the run's provenance); empty: Auto's built-in preference.
+  std::string tuning_file, tuning_sha256;
   std::string command_line;
   /// stderr is a terminal: a status line there rewrites itself (elapsed, time left, what runs);
   /// otherwise only plain lines, on stdout.
