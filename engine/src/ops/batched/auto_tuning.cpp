@@ -35,26 +35,31 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
 }
 
 void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice) {
-  for (Entry& e : entries_) {
-    const TuningClass& c = e.cls;
-    if (c.family == cls.family && c.dtype == cls.dtype && c.item_dim == cls.item_dim &&
-        c.level == cls.level && c.threads == cls.threads) {
+  std::vector<Entry>& entries = buckets_[bucket(cls.family, cls.level)];
+  for (Entry& e : entries) {
+    if (e.cls.dtype == cls.dtype && e.cls.item_dim == cls.item_dim && e.cls.threads == cls.threads) {
       e.choice = choice;
       return;
     }
   }
-  entries_.push_back({cls, choice});
+  entries.push_back({cls, choice});
+}
+
+std::size_t AutoTuning::size() const {
+  std::size_t n = 0;
+  for (const auto& entries : buckets_) n += entries.size();
+  return n;
 }
 
 std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype, int item_dim,
                                                double working_set_bytes, int threads) const {
   if (item_dim <= 0) return std::nullopt;
-  const MemoryLevel level = memory_level(working_set_bytes, caches_);
+  const std::vector<Entry>& entries = buckets_[bucket(family, memory_level(working_set_bytes, caches_))];
   // Thread count first: the largest measured count not above `threads`, else the smallest measured.
   int best_threads = -1, smallest_threads = -1;
-  for (const Entry& e : entries_) {
+  for (const Entry& e : entries) {
     const TuningClass& c = e.cls;
-    if (c.family != family || c.dtype != dtype || c.level != level) continue;
+    if (c.dtype != dtype) continue;
     if (smallest_threads < 0 || c.threads < smallest_threads) smallest_threads = c.threads;
     if (c.threads <= threads && c.threads > best_threads) best_threads = c.threads;
   }
@@ -64,9 +69,9 @@ std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype
   // decision measured at n = 8 says nothing about n = 64.
   const Entry* nearest = nullptr;
   double nearest_distance = 1.0 + 1e-9;  // |log2(measured / asked)| <= 1
-  for (const Entry& e : entries_) {
+  for (const Entry& e : entries) {
     const TuningClass& c = e.cls;
-    if (c.family != family || c.dtype != dtype || c.level != level || c.threads != best_threads) continue;
+    if (c.dtype != dtype || c.threads != best_threads) continue;
     const double distance = std::fabs(std::log2(static_cast<double>(c.item_dim) / item_dim));
     if (distance < nearest_distance) {
       nearest_distance = distance;

@@ -4,6 +4,7 @@
 // carried by a BatchPolicy; Auto consults it before its built-in preference, which stays the fallback
 // wherever the tuning has no class for a problem.
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -60,16 +61,22 @@ class AutoTuning {
 
   const std::string& id() const { return id_; }
   const CacheSizes& caches() const { return caches_; }
-  std::size_t size() const { return entries_.size(); }
+  std::size_t size() const;
 
  private:
   struct Entry {
     TuningClass cls;
     TuningChoice choice;
   };
+  // One bucket per (family, memory level): Auto looks a class up on every batched call, and a
+  // call only ever needs the classes of its own family and level.
+  static constexpr int kLevels = 4;
+  static std::size_t bucket(BatchedFamily family, MemoryLevel level) {
+    return static_cast<std::size_t>(family) * kLevels + static_cast<std::size_t>(level);
+  }
   std::string id_;
   CacheSizes caches_;
-  std::vector<Entry> entries_;
+  std::array<std::vector<Entry>, 2 * kLevels> buckets_;
 };
 
 }  // namespace tfbench::ops
