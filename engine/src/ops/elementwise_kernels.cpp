@@ -119,6 +119,24 @@ void run_unary(const ExecTarget& target, UnaryKind kind, T alpha, const index_t*
 }
 
 template <class T>
+void run_flat_binary(const ExecTarget& target, BinaryKind kind, T alpha, T beta, index_t n, T* out,
+                     const T* a, const T* b) {
+  if (n <= 0) return;
+  dispatch_exec_space(kernel_space(target, n), [&](auto space) {
+    with_binary_functor(kind, alpha, beta,
+                        [&](auto f) { launch_binary_map(space, kBinaryLabel, n, out, a, b, f); });
+  });
+}
+
+template <class T>
+void run_flat_unary(const ExecTarget& target, UnaryKind kind, T alpha, index_t n, T* out, const T* a) {
+  if (n <= 0) return;
+  dispatch_exec_space(kernel_space(target, n), [&](auto space) {
+    with_unary_functor(kind, alpha, [&](auto f) { launch_unary_map(space, kUnaryLabel, n, out, a, f); });
+  });
+}
+
+template <class T>
 void run_abs(const ExecTarget& target, const index_t* shape, int rank, StridedOut<real_t<T>> out,
              StridedIn<T> a) {
   const index_t* strides[2] = {out.strides, a.strides};
@@ -144,14 +162,16 @@ void run_fill(const ExecTarget& target, T value, const index_t* shape, int rank,
                [&](auto space, const auto& loop) { launch_fill(space, kFillLabel, loop, out.data, value); });
 }
 
-#define TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(T)                                                           \
-  template void run_binary<T>(const ExecTarget&, BinaryKind, T, T, const index_t*, int, StridedOut<T>,   \
-                              StridedIn<T>, StridedIn<T>);                                               \
-  template void run_unary<T>(const ExecTarget&, UnaryKind, T, const index_t*, int, StridedOut<T>,        \
-                             StridedIn<T>);                                                              \
-  template void run_abs<T>(const ExecTarget&, const index_t*, int, StridedOut<real_t<T>>, StridedIn<T>); \
-  template void run_compare<T>(const ExecTarget&, CompareKind, const index_t*, int, StridedOut<bool>,    \
-                               StridedIn<T>, StridedIn<T>);                                              \
+#define TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(T)                                                            \
+  template void run_binary<T>(const ExecTarget&, BinaryKind, T, T, const index_t*, int, StridedOut<T>,    \
+                              StridedIn<T>, StridedIn<T>);                                                \
+  template void run_unary<T>(const ExecTarget&, UnaryKind, T, const index_t*, int, StridedOut<T>,         \
+                             StridedIn<T>);                                                               \
+  template void run_flat_binary<T>(const ExecTarget&, BinaryKind, T, T, index_t, T*, const T*, const T*); \
+  template void run_flat_unary<T>(const ExecTarget&, UnaryKind, T, index_t, T*, const T*);                \
+  template void run_abs<T>(const ExecTarget&, const index_t*, int, StridedOut<real_t<T>>, StridedIn<T>);  \
+  template void run_compare<T>(const ExecTarget&, CompareKind, const index_t*, int, StridedOut<bool>,     \
+                               StridedIn<T>, StridedIn<T>);                                               \
   template void run_fill<T>(const ExecTarget&, T, const index_t*, int, StridedOut<T>);
 
 TFBENCH_OPS_ELEMENTWISE_INSTANTIATE(float)

@@ -8,7 +8,7 @@
 
 namespace tfbench::impl {
 
-// Declared in ops/impl/facade.hpp.
+// Declared in ops/impl/facade.hpp (both).
 void check_output_memory(const char* where, const Session& s, bool want_host, bool want_device) {
   const MemoryKind m = s.context().memory;
   if ((want_host && m != MemoryKind::Host) || (want_device && m != MemoryKind::Device))
@@ -16,6 +16,12 @@ void check_output_memory(const char* where, const Session& s, bool want_host, bo
                        std::string("the operands are ") + (want_host ? "Host" : "Device") +
                            " tensors but the session writes " + name(m) +
                            " memory (pass Dynamic operands, or use a backend of that memory)");
+}
+
+void throw_session_parked() {
+  throw ops::OpError(ops::OpErrorCode::SessionParked, "ops",
+                     "the session is a held root parked by a running phase; use the lane's session "
+                     "(PhaseLane::session())");
 }
 
 }  // namespace tfbench::impl

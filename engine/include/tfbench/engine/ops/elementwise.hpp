@@ -60,28 +60,35 @@ bool binary_owners(Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta,
     const impl::ExecTarget target = impl::exec_target(s);
     const impl::index_t n = impl::owner_extent(target, out, a, b);
     if (n < 0) return false;
-    impl::run_binary<K>(target, kind, alpha.as<K>(), beta.as<K>(), &n, 1,
-                        {static_cast<K*>(const_cast<void*>(impl::owner_data(out))), &impl::kUnitStride},
-                        {static_cast<const K*>(impl::owner_data(a)), &impl::kUnitStride},
-                        {static_cast<const K*>(impl::owner_data(b)), &impl::kUnitStride});
-    impl::complete(s);
+    impl::run_flat_binary<K>(target, kind, alpha.as<K>(), beta.as<K>(), n,
+                             static_cast<K*>(const_cast<void*>(impl::owner_data(out))),
+                             static_cast<const K*>(impl::owner_data(a)),
+                             static_cast<const K*>(impl::owner_data(b)));
+    impl::complete(target);
     return true;
   } else {
     return false;
   }
 }
 
+/// The erased path of binary_into (any operand that is not an owner of the fast path's kind).
 template <class O, class A, class B>
-void binary_into(const char* where, Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta, O&& out,
-                 const A& a, const B& b) {
-  if (binary_owners(s, kind, alpha, beta, out, a, b)) return;
+void binary_into_erased(const char* where, Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta,
+                        O&& out, const A& a, const B& b) {
   const auto ra = impl::as_read(a);
   const auto rb = impl::as_read(b);
   const impl::DestRef d = impl::as_dest(out);
   const impl::OpContext ctx{impl::exec_target(s), nullptr};
   impl::check_elementwise_binary(where, ctx, ra, rb, &d, ra.dtype());
   impl::elementwise_binary(ctx, kind, alpha, beta, ra, rb, d);
-  impl::complete(s);
+  impl::complete(ctx.target);
+}
+
+template <class O, class A, class B>
+void binary_into(const char* where, Session& s, impl::BinaryKind kind, Scalar alpha, Scalar beta, O&& out,
+                 const A& a, const B& b) {
+  if (!binary_owners(s, kind, alpha, beta, out, a, b))
+    binary_into_erased(where, s, kind, alpha, beta, std::forward<O>(out), a, b);
 }
 
 template <class A>
@@ -107,26 +114,33 @@ bool unary_owners(Session& s, impl::UnaryKind kind, Scalar alpha, const O& out, 
     const impl::ExecTarget target = impl::exec_target(s);
     const impl::index_t n = impl::owner_extent(target, out, a);
     if (n < 0) return false;
-    impl::run_unary<K>(target, kind, alpha.as<K>(), &n, 1,
-                       {static_cast<K*>(const_cast<void*>(impl::owner_data(out))), &impl::kUnitStride},
-                       {static_cast<const K*>(impl::owner_data(a)), &impl::kUnitStride});
-    impl::complete(s);
+    impl::run_flat_unary<K>(target, kind, alpha.as<K>(), n,
+                            static_cast<K*>(const_cast<void*>(impl::owner_data(out))),
+                            static_cast<const K*>(impl::owner_data(a)));
+    impl::complete(target);
     return true;
   } else {
     return false;
   }
 }
 
+/// The erased path of unary_into.
 template <class O, class A>
-void unary_into(const char* where, Session& s, impl::UnaryKind kind, Scalar alpha, O&& out, const A& a) {
-  if (unary_owners(s, kind, alpha, out, a)) return;
+void unary_into_erased(const char* where, Session& s, impl::UnaryKind kind, Scalar alpha, O&& out,
+                       const A& a) {
   const auto ra = impl::as_read(a);
   const impl::DestRef d = impl::as_dest(out);
   const impl::OpContext ctx{impl::exec_target(s), nullptr};
   impl::check_elementwise_unary(where, ctx, ra, &d, ra.dtype());
   if (kind != impl::UnaryKind::Copy) impl::check_numeric(where, ra.dtype());
   impl::elementwise_unary(ctx, kind, alpha, ra, d);
-  impl::complete(s);
+  impl::complete(ctx.target);
+}
+
+template <class O, class A>
+void unary_into(const char* where, Session& s, impl::UnaryKind kind, Scalar alpha, O&& out, const A& a) {
+  if (!unary_owners(s, kind, alpha, out, a))
+    unary_into_erased(where, s, kind, alpha, std::forward<O>(out), a);
 }
 
 }  // namespace detail
@@ -221,7 +235,7 @@ void abs_into(Session& s, O&& out, const A& a) {
   impl::check_elementwise_unary("ops::abs_into", ctx, ra, &d, impl::abs_dtype(ra.dtype()));
   impl::check_numeric("ops::abs_into", ra.dtype());
   impl::elementwise_abs(ctx, ra, d);
-  impl::complete(s);
+  impl::complete(ctx.target);
 }
 
 /// a op b elementwise, as bool. Complex operands support Eq and Ne only.
@@ -247,7 +261,7 @@ void compare_into(Session& s, O&& out, CompareOp op, const A& a, const B& b) {
   const impl::OpContext ctx{impl::exec_target(s), nullptr};
   impl::check_elementwise_binary("ops::compare_into", ctx, ra, rb, &d, DType::Bool);
   impl::elementwise_compare(ctx, detail::compare_kind(op), ra, rb, d);
-  impl::complete(s);
+  impl::complete(ctx.target);
 }
 
 /// A Dynamic tensor of `shape` in the session's memory with every element `value`.
@@ -266,7 +280,7 @@ void fill_into(Session& s, O&& out, Scalar value) {
   impl::check_numeric("ops::fill_into", d.dtype);
   impl::check_accessible("ops::fill_into", ctx.target, d.space, "the destination");
   impl::elementwise_fill(ctx, value, d);
-  impl::complete(s);
+  impl::complete(ctx.target);
 }
 
 }  // namespace tfbench::ops

@@ -72,15 +72,16 @@ class SessionScratch final : public ScratchArena {
   std::vector<ScratchLease> leases_;
 };
 
+/// OpError(SessionParked): an operation on a held root while a phase runs on it.
+[[noreturn]] void throw_session_parked();
+
 /// The execution target of an operation on `s`; every tensor operation asks for it before it reads or
-/// writes anything, so a parked root session is refused here, with its destination untouched.
+/// writes anything, so a parked root session is refused here, with its destination untouched. The
+/// core is read once: each of Session's accessors is a virtual call (wrappers forward it).
 inline ExecTarget exec_target(const Session& s) {
-  if (s.parked()) {
-    throw ops::OpError(ops::OpErrorCode::SessionParked, "ops",
-                       "the session is a held root parked by a running phase; use the lane's session "
-                       "(PhaseLane::session())");
-  }
-  return {s.space(), s.threads()};
+  const SessionCore& core = SessionAccess::core(s);
+  if (core.parked) throw_session_parked();
+  return {core.context.space, core.context.threads};
 }
 
 /// The contraction provider the session's context admits: the first candidate of its
@@ -96,6 +97,10 @@ inline MemorySpaceKind memory_space_of(MemoryKind m) {
 /// Waits for the session's kernels where they run asynchronously (device spaces) before publishing.
 inline void complete(const Session& s) {
   if (!is_host_space(s.space())) s.dispatch([](auto space) { space.fence(); });
+}
+/// The same for an operation that holds the session's target (exec_target(s)): no session lookup.
+inline void complete(const ExecTarget& target) {
+  if (!is_host_space(target.space)) dispatch_exec_space(target.space, [](auto space) { space.fence(); });
 }
 
 /// The representation an allocating facade returns for operands of representation Rep.

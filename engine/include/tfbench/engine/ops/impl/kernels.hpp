@@ -71,6 +71,14 @@ template <class T>
 void run_unary(const ExecTarget& target, UnaryKind kind, T alpha, const index_t* shape, int rank,
                StridedOut<T> out, StridedIn<T> a);
 
+/// The same over n compact elements of every operand (the owners' fast path): no stride or loop
+/// planning between the call and the launch.
+template <class T>
+void run_flat_binary(const ExecTarget& target, BinaryKind kind, T alpha, T beta, index_t n, T* out,
+                     const T* a, const T* b);
+template <class T>
+void run_flat_unary(const ExecTarget& target, UnaryKind kind, T alpha, index_t n, T* out, const T* a);
+
 template <class T>
 void run_abs(const ExecTarget& target, const index_t* shape, int rank, StridedOut<real_t<T>> out,
              StridedIn<T> a);

@@ -71,19 +71,15 @@ index_t owner_extent(const ExecTarget& target, const O& out, const In&... ins) {
   if (!reachable(target, out.space())) return -1;
   const index_t n = out.numel();
   const T* lo = static_cast<const T*>(owner_data(out));
-  bool ok = true;
-  auto admit = [&](const auto& in) {
+  auto admitted = [&](const auto& in) {
     const Span<const Index> s = in.shape();
-    if (!ok || s.size() != shape.size() || !reachable(target, in.space())) {
-      ok = false;
-      return;
-    }
-    for (std::size_t d = 0; d < s.size(); ++d) ok = ok && s[d] == shape[d];
+    if (s.size() != shape.size() || !reachable(target, in.space())) return false;
+    for (std::size_t d = 0; d < s.size(); ++d)
+      if (s[d] != shape[d]) return false;
     const T* p = static_cast<const T*>(owner_data(in));
-    if (p != lo && p < lo + n && lo < p + n) ok = false;
+    return p == lo || p >= lo + n || lo >= p + n;
   };
-  (admit(ins), ...);
-  return ok ? n : -1;
+  return (admitted(ins) && ...) ? n : -1;
 }
 
 }  // namespace tfbench::impl
