@@ -121,7 +121,7 @@ def targets(rows):
                          "KokkosBlas / OpenBLAS")
     out += _ratio_target(groups, "compute_control", "engine:gemm", ["peer:openblas"], 0.95,
                          "engine gemm / OpenBLAS")
-    out += _ratio_target(groups, "bandwidth_control", "kokkos", ["peer:openmp"], 0.95,
+    out += _ratio_target(groups, "bandwidth_control", "kokkos", ["peer:openmp"], 0.97,
                          "Kokkos triad / hand-written")
     out += _scaling_target(rows, 1.8)
     for variants in groups.values():
@@ -138,7 +138,7 @@ def targets(rows):
         one, raw = variants.get("engine:one_session"), variants.get("peer:raw_kernels")
         if one and raw and one["status"] == "ok" and raw["status"] == "ok":
             ratio, interval = paired_ratio(one, raw)
-            out.append((_where(one), "chain in one session / raw kernels", ratio, 1.2, "<=", "", interval))
+            out.append((_where(one), "chain in one session / raw kernels", ratio, 1.1, "<=", "", interval))
     return sorted(out)
 
 

@@ -6,7 +6,7 @@
 //   peer:raw_kernels          the same chain_length Kokkos parallel_for calls on the space the
 //                             engine's context runs on (Serial at one thread), no engine
 //
-// The ratio one_session / raw_kernels is what the engine's operation boundary costs (target <= 1.2x);
+// The ratio one_session / raw_kernels is what the engine's operation boundary costs (target <= 1.1x);
 // separate_sessions adds the session entries.
 
 #include "common/check.hpp"
