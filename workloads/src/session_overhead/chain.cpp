@@ -12,6 +12,7 @@
 #include "common/check.hpp"
 #include "common/engine_backend.hpp"
 #include "common/random.hpp"
+#include "common/staggered_slab.hpp"
 #include "session_overhead/entry.hpp"
 
 #include "tfbench/engine/ops/elementwise.hpp"
@@ -26,20 +27,24 @@ constexpr double kA = 0.5, kB = 0.25;
 
 using HostTensor = Tensor<double, DynRank, Host>;
 
-HostTensor random_tensor(std::int64_t n, std::uint64_t seed) {
-  std::vector<double> v(static_cast<std::size_t>(n));
-  for (std::int64_t i = 0; i < n; ++i) v[i] = random_at(seed, static_cast<std::uint64_t>(i));
-  return HostTensor::from_col_major({n}, std::move(v));
+HostTensor random_tensor(const StaggeredSlab<double>& slab, std::size_t k, std::int64_t n,
+                         std::uint64_t seed) {
+  HostTensor t = slab.tensor(k);
+  for (std::int64_t i = 0; i < n; ++i) t.data()[i] = random_at(seed, static_cast<std::uint64_t>(i));
+  return t;
 }
 
+/// x, y and the two outputs of every variant in one staggered slab (common/staggered_slab.hpp): the
+/// variants' kernels stream from the same relative placement.
 class ChainBase : public Instance {
  public:
   ChainBase(const OverheadCase& c, const RunContext& ctx)
       : n_(c.elements),
         length_(c.chain_length),
-        x_(random_tensor(c.elements, derive_seed(ctx.seed, 411))),
-        y_(random_tensor(c.elements, derive_seed(ctx.seed, 412))),
-        z_{HostTensor::zeros({c.elements}), HostTensor::zeros({c.elements})} {}
+        slab_(4, static_cast<std::size_t>(c.elements)),
+        x_(random_tensor(slab_, 0, c.elements, derive_seed(ctx.seed, 411))),
+        y_(random_tensor(slab_, 1, c.elements, derive_seed(ctx.seed, 412))),
+        z_{slab_.tensor(2), slab_.tensor(3)} {}
 
   CheckResult check() override {
     run();
@@ -62,6 +67,7 @@ class ChainBase : public Instance {
   const HostTensor& result() const { return z_[(length_ - 1) % 2]; }
 
   std::int64_t n_, length_;
+  StaggeredSlab<double> slab_;
   HostTensor x_, y_;
   HostTensor z_[2];
 };
