@@ -8,6 +8,7 @@
 #include <optional>
 #include <utility>
 
+#include "effective_policy.hpp"
 #include "tfbench/engine/exec/session.hpp"
 
 namespace tfbench {
@@ -140,9 +141,7 @@ std::int64_t cost_model_lanes(const ExecutionContext& context, const BatchThresh
 }  // namespace
 
 BatchPolicy effective_batch_policy(const Session& session, const std::optional<BatchPolicy>& per_operation) {
-  if (per_operation) return *per_operation;
-  if (session.scoped_batch_policy()) return *session.scoped_batch_policy();
-  return session.backend_batch_policy();
+  return impl::effective_policy_ref(session, per_operation);
 }
 
 Result<BatchRoute, RouteError> resolve_batch_route(const ExecutionContext& context, const BatchPolicy& policy,

@@ -2,7 +2,8 @@
 
 #include "tfbench/engine/ops/batched/auto_tuning.hpp"
 
-#include <cmath>
+#include <algorithm>
+#include <cstdint>
 
 namespace tfbench::ops {
 
@@ -66,15 +67,19 @@ std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype
   if (best_threads < 0) best_threads = smallest_threads;
   if (best_threads < 0) return std::nullopt;
   // Then the nearest measured item size on a log scale, no further than a factor of two away: a
-  // decision measured at n = 8 says nothing about n = 64.
+  // decision measured at n = 8 says nothing about n = 64. |log2(measured / asked)| compares as the
+  // ratio larger / smaller of the two sizes, and ratios compare exactly by cross-multiplying (no log2
+  // on a path every batched call takes).
   const Entry* nearest = nullptr;
-  double nearest_distance = 1.0 + 1e-9;  // |log2(measured / asked)| <= 1
+  std::int64_t near_hi = 0, near_lo = 1;  // the nearest's ratio near_hi / near_lo
   for (const Entry& e : entries) {
     const TuningClass& c = e.cls;
-    if (c.dtype != dtype || c.threads != best_threads) continue;
-    const double distance = std::fabs(std::log2(static_cast<double>(c.item_dim) / item_dim));
-    if (distance < nearest_distance) {
-      nearest_distance = distance;
+    if (c.dtype != dtype || c.threads != best_threads || c.item_dim <= 0) continue;
+    const std::int64_t hi = std::max(c.item_dim, item_dim), lo = std::min(c.item_dim, item_dim);
+    const bool nearer = nearest == nullptr ? hi <= 2 * lo : hi * near_lo < near_hi * lo;
+    if (nearer) {
+      near_hi = hi;
+      near_lo = lo;
       nearest = &e;
     }
   }

@@ -3,6 +3,7 @@
 
 #include <string>
 
+#include "../../exec/effective_policy.hpp"
 #include "facade_support.hpp"
 #include "large_gemm.hpp"
 #include "tfbench/engine/ops/batched/impl/facade.hpp"
@@ -200,7 +201,7 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
       }
       candidates.push_back(&ops::providers::specialized);
       const BatchProblem problem{1, std::max({m, n, k}), double(m) * double(n) * double(k)};
-      auto route = resolve_batch_route(session.context(), effective_batch_policy(session, std::nullopt),
+      auto route = resolve_batch_route(session.context(), impl::effective_policy_ref(session, std::nullopt),
                                        problem, candidates);
       if (!route) {
         BatchedError e{BatchedErrc::NoRoute, kLargeGemm, route.error().message, route.error(), -1, 0};

@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "../../exec/effective_policy.hpp"
 #include "facade_support.hpp"
 #include "host_providers.hpp"
 #include "tfbench/engine/ops/batched/auto_tuning.hpp"
@@ -117,8 +118,10 @@ std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPoli
   if (!allowed(session, family, p) || !applicable(p)) return std::nullopt;
   candidates.clear();
   candidates.push_back(&ops::declaration(p, family));
-  BatchPolicy chosen = policy;
-  chosen.tuning = nullptr;
+  // The policy's thresholds without its tuning, built rather than copied: a copy would copy the
+  // tuning's shared_ptr (two atomic read-modify-writes on every tuned call).
+  BatchPolicy chosen;
+  chosen.thresholds = policy.thresholds;
   for (BatchStrategy strategy : {choice->strategy.value_or(BatchStrategy::Auto), BatchStrategy::Auto}) {
     chosen.strategy = strategy;
     if (auto route = resolve_batch_route(session.context(), chosen, problem, candidates))
@@ -134,7 +137,7 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
                                                  bool host_space, DType dtype, bool streaming,
                                                  double working_set_bytes, ApplicableFn applicable,
                                                  const char* where) {
-  const BatchPolicy policy = effective_batch_policy(session, options.policy);
+  const BatchPolicy& policy = effective_policy_ref(session, options.policy);
   // Reused per thread: no allocation on the per-call path.
   thread_local ProviderCandidates candidates;
   if (!options.provider && policy.strategy == BatchStrategy::Auto && policy.tuning && host_space) {

@@ -107,6 +107,10 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
   CHECK(at(32, l2, 1)->provider == ItemProvider::Blas);  // a factor of two from 16
   CHECK_FALSE(at(64, l2, 1).has_value());                // beyond a factor of two
   CHECK_FALSE(at(3, l2, 1).has_value());
+  REQUIRE(at(4, l2, 1));  // exactly a factor of two below 8 still applies
+  CHECK(at(4, l2, 1)->provider == ItemProvider::Libxsmm);
+  REQUIRE(at(12, l2, 1));  // 16 / 12 < 12 / 8: the nearer on a log scale
+  CHECK(at(12, l2, 1)->provider == ItemProvider::Blas);
   REQUIRE(at(8, l2, 4));  // the largest measured count <= 4
   CHECK(at(8, l2, 4)->strategy == BatchStrategy::OuterParallel);
   CHECK_FALSE(at(8, 16.0 * 1024, 1).has_value());  // no L1 class measured
