@@ -103,8 +103,17 @@ bool streams_c(const GemmBatch<T>& g) {
 #endif
 }
 
-/// Register tile of C: MB rows (at most two 32-byte vectors) by NB columns, 12 vector accumulators,
-/// which leaves AVX2's 16 registers room for the A column and the broadcast of B.
+/// Register tile of C: MB rows (at most two 32-byte vectors) by NB columns, as many vector
+/// accumulators as leave four registers for the A column, the broadcast of B and the compiler: 12 of
+/// AVX2's 16, 28 of AVX-512's 32 (which the 32-byte vectors use too: an f64 8 x 8 item is one tile
+/// there instead of an 8 x 6 and an 8 x 2 one, each reading all of A).
+constexpr int tile_accumulators() {
+#if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
+  return 28;
+#else
+  return 12;
+#endif
+}
 template <class T>
 constexpr int simd_lanes() {
   return sizeof(T) >= 32 ? 1 : static_cast<int>(32 / sizeof(T));
@@ -116,7 +125,7 @@ constexpr int tile_rows() {
 template <class T, int MB, int N>
 constexpr int tile_cols() {
   constexpr int vectors = (MB + simd_lanes<T>() - 1) / simd_lanes<T>();
-  constexpr int nb = 12 / (vectors < 1 ? 1 : vectors);
+  constexpr int nb = tile_accumulators() / (vectors < 1 ? 1 : vectors);
   return nb < 1 ? 1 : (nb > N ? N : nb);
 }
 
