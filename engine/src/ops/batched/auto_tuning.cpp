@@ -43,7 +43,15 @@ void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice) {
       return;
     }
   }
-  entries.push_back({cls, choice});
+  // Kept in lookup order: by dtype, thread count descending, item size ascending.
+  const auto before = [](const TuningClass& x, const TuningClass& y) {
+    if (x.dtype != y.dtype) return x.dtype < y.dtype;
+    if (x.threads != y.threads) return x.threads > y.threads;
+    return x.item_dim < y.item_dim;
+  };
+  const auto at =
+      std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return before(cls, e.cls); });
+  entries.insert(at, Entry{cls, choice});
 }
 
 std::size_t AutoTuning::size() const {
@@ -57,24 +65,25 @@ std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype
   if (item_dim <= 0) return std::nullopt;
   const std::vector<Entry>& entries = buckets_[bucket(family, memory_level(working_set_bytes, caches_))];
   // Thread count first: the largest measured count not above `threads`, else the smallest measured.
-  int best_threads = -1, smallest_threads = -1;
+  // The entries are ordered (add()): the first of the dtype with a count not above `threads` has it,
+  // else the last of the dtype has the smallest.
+  int best_threads = -1;
   for (const Entry& e : entries) {
-    const TuningClass& c = e.cls;
-    if (c.dtype != dtype) continue;
-    if (smallest_threads < 0 || c.threads < smallest_threads) smallest_threads = c.threads;
-    if (c.threads <= threads && c.threads > best_threads) best_threads = c.threads;
+    if (e.cls.dtype != dtype) continue;
+    best_threads = e.cls.threads;
+    if (e.cls.threads <= threads) break;
   }
-  if (best_threads < 0) best_threads = smallest_threads;
   if (best_threads < 0) return std::nullopt;
   // Then the nearest measured item size on a log scale, no further than a factor of two away: a
   // decision measured at n = 8 says nothing about n = 64. |log2(measured / asked)| compares as the
   // ratio larger / smaller of the two sizes, and ratios compare exactly by cross-multiplying (no log2
-  // on a path every batched call takes).
+  // on a path every batched call takes). Sizes ascend, so a tie goes to the smaller size.
   const Entry* nearest = nullptr;
   std::int64_t near_hi = 0, near_lo = 1;  // the nearest's ratio near_hi / near_lo
   for (const Entry& e : entries) {
     const TuningClass& c = e.cls;
     if (c.dtype != dtype || c.threads != best_threads || c.item_dim <= 0) continue;
+    if (c.item_dim > 2 * std::int64_t(item_dim)) break;  // this and every later size is too far
     const std::int64_t hi = std::max(c.item_dim, item_dim), lo = std::min(c.item_dim, item_dim);
     const bool nearer = nearest == nullptr ? hi <= 2 * lo : hi * near_lo < near_hi * lo;
     if (nearer) {

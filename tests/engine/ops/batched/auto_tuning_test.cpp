@@ -121,6 +121,20 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
         {ItemProvider::KokkosBatched, std::nullopt});
   CHECK(at(8, l2, 1)->provider == ItemProvider::KokkosBatched);
   CHECK(t.size() == 3);
+
+  // The order classes are added in changes no answer; a tie on the log scale goes to the smaller size.
+  AutoTuning u("u", kCaches);
+  u.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 2}, {ItemProvider::Blas, std::nullopt});
+  u.add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1}, {ItemProvider::Libxsmm, std::nullopt});
+  u.add({BatchedFamily::Gemm, DType::F32, 4, MemoryLevel::L2, 1}, {ItemProvider::Blas, std::nullopt});
+  u.add({BatchedFamily::Gemm, DType::F64, 2, MemoryLevel::L2, 1}, {ItemProvider::Specialized, std::nullopt});
+  auto in_u = [&](int n, int threads) { return u.lookup(BatchedFamily::Gemm, DType::F64, n, l2, threads); };
+  REQUIRE(in_u(4, 1));
+  CHECK(in_u(4, 1)->provider == ItemProvider::Specialized);  // 4 / 2 == 8 / 4: the smaller size
+  CHECK(in_u(8, 1)->provider == ItemProvider::Libxsmm);
+  CHECK(in_u(8, 4)->provider == ItemProvider::Blas);  // the largest count <= 4 is 2
+  CHECK_FALSE(in_u(2, 4).has_value());  // threads first: 2 threads measured only n = 8, 8 / 2 > 2
+  CHECK(u.size() == 4);
 }
 
 TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model",
