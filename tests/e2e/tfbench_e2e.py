@@ -59,6 +59,8 @@ def tfbench(*args, env=None, expect=None):
     environment.pop("TFBENCH_FAULT_INJECT", None)
     # No calibration on first use unless a test asks for it (test_tuning): runs stay as timed.
     environment["TFBENCH_TUNING"] = "off"
+    # Ceilings cached in the build tree, never in the user's cache (test_roofline uses its own).
+    environment["TFBENCH_CEILINGS_DIR"] = work("ceilings-cache")
     environment.update(env or {})
     started = time.time()
     proc = subprocess.run([ARGS.tfbench, *args], capture_output=True, text=True, env=environment, timeout=600)
@@ -830,7 +832,81 @@ def test_tuning():
     check("no tuning file" in err, "a missing file is reported: " + err)
 
 
+def test_roofline():
+    """Every row is taken against the ceiling of the level its working set lives in (issue 19, item 2):
+    --ceilings measure measures peaks and the L1, L2, LLC and DRAM bandwidths with their samples and
+    caches them for this machine and build; the next run reuses them (no measuring); a cache file of
+    another machine is ignored with the field that differs; --ceilings off leaves the roofline empty."""
+    cache = work("roofline-ceilings")
+    shutil.rmtree(cache, ignore_errors=True)
+    # The samples may spread on a busy test machine: cache them anyway here (the default 0.3 refuses).
+    env = {"TFBENCH_CEILINGS_DIR": cache, "TFBENCH_CEILINGS_SPREAD_LIMIT": "1"}
+    first = fresh("roofline1.h5")
+    _, stdout, _ = tfbench("run", config("roofline.yaml"), "--ceilings", "measure", "--out", first, env=env, expect=0)
+    _, workers, rows = rows_of(first)
+    check(len(workers) == 1, "one worker")
+    w = workers[0]
+    check(w["ceilings_source"] == "measured" and w["ceilings_s"] > 0, "measured: %s" % w["ceilings_source"])
+    for column in ("ceiling_gflops", "ceiling_gflops_f32", "ceiling_l1_gbs", "ceiling_l2_gbs", "ceiling_llc_gbs",
+                   "ceiling_gbs"):
+        check(np.isfinite(w[column]) and w[column] > 0, "%s measured: %s" % (column, w[column]))
+    detail = json.loads(w["ceilings"])
+    levels = [detail["bandwidth"][level] for level in ("l1", "l2", "llc", "dram")]
+    check([c["working_set_bytes"] for c in levels] == sorted(c["working_set_bytes"] for c in levels),
+          "the levels' working sets grow: %s" % levels)
+    for c in levels + [detail["peak_f64"], detail["peak_f32"]]:
+        check(c["samples"] == 5 and c["worst"] <= c["median"] <= c["best"], "samples with their spread: %s" % c)
+    check(detail["bandwidth"]["dram"]["best"] == w["ceiling_gbs"], "ceiling_gbs is the DRAM level")
+    files = os.listdir(cache)
+    check(len(files) == 1, "one cache file: %s" % files)
+    for r in rows:
+        check(r["status"] == "ok", "%s ok" % r["case_id"])
+        check(r["memory_level"] in ("l1", "l2", "llc", "dram"), "%s: level %s" % (r["case_id"], r["memory_level"]))
+        check(np.isfinite(r["roofline_fraction"]) and r["roofline_fraction"] > 0, "%s: fraction" % r["case_id"])
+        check(abs(r["roofline_bound_s"] / r["median_s"] - r["roofline_fraction"]) < 1e-9, "fraction = bound / median")
+    gemm = [r for r in rows if r["family"] == "packed_small"][0]
+    check(abs(gemm["arithmetic_intensity"] - gemm["flops"] / gemm["bytes"]) < 1e-12, "AI = flops / bytes")
+    check(gemm["precision"] == "f64" and gemm["working_set_bytes"] == gemm["bytes"], "footprint of one pass")
+    check(gemm["memory_level"] == "l2", "64 items of 3 8x8 doubles (96 kB) in L2: %s" % gemm["memory_level"])
+    triad = [r for r in rows if r["family"] == "bandwidth_control"]
+    check(all(r["roofline_ceiling"] == "bw_" + r["memory_level"] for r in triad), "a triad is bandwidth-bound")
+    check(all(r["precision"] == "" or r["flops"] > 0 for r in rows), "precision only with flops")
+
+    second = fresh("roofline2.h5")
+    _, stdout, _ = tfbench("run", config("roofline.yaml"), "--out", second, env=env, expect=0)
+    _, workers2, rows2 = rows_of(second)
+    w2 = workers2[0]
+    check(w2["ceilings_source"].startswith("cached " + cache) and w2["ceilings_s"] == 0,
+          "the second run reuses the cache: %s %s" % (w2["ceilings_source"], w2["ceilings_s"]))
+    check(w2["ceiling_l2_gbs"] == w["ceiling_l2_gbs"] and w2["ceilings"] == w["ceilings"], "the same ceilings")
+    check("ceilings from " + cache in stdout, "the run says where its ceilings came from:\n" + stdout)
+    _, report, _ = tfbench("report", second, expect=0)
+    check("ceilings: peak" in report and "of bound" in report and "L2" in report, "report names them:\n" + report)
+
+    path = os.path.join(cache, files[0])
+    with open(path) as f:
+        data = json.load(f)
+    data["key"]["cpu_model"] = "Another CPU 9000"
+    with open(path, "w") as f:
+        json.dump(data, f)
+    _, stdout, _ = tfbench("run", config("roofline.yaml"), "--out", fresh("roofline3.h5"), env=env, expect=0)
+    check("another machine or build (cpu_model" in stdout and "Another CPU 9000" in stdout,
+          "a foreign cache is ignored with why:\n" + stdout)
+    _, workers3, _ = rows_of(work("roofline3.h5"))
+    check(workers3[0]["ceilings_source"] == "measured", "and measured again")
+
+    _, _, _ = tfbench("run", config("roofline.yaml"), "--ceilings", "off", "--out", fresh("roofline4.h5"), env=env,
+                      expect=0)
+    _, workers4, rows4 = rows_of(work("roofline4.h5"))
+    check(workers4[0]["ceilings_source"] == "off" and not np.isfinite(workers4[0]["ceiling_gflops"]), "off")
+    check(all(not np.isfinite(r["roofline_fraction"]) and r["roofline_ceiling"] == "" for r in rows4),
+          "no roofline without ceilings")
+    _, _, err = tfbench("run", config("roofline.yaml"), "--ceilings", "sometimes", "--out", fresh("r5.h5"), expect=2)
+    check("--ceilings: expected cached, measure or off, found 'sometimes'" in err, "a bad mode: " + err)
+
+
 TESTS = {
+    "roofline": test_roofline,
     "smoke": test_smoke,
     "tuning": test_tuning,
     "verification": test_verification,

@@ -35,7 +35,12 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   job.space = tfbench::ExecSpaceKind::Serial;
   job.threads = 3;
   job.seed = 99;
-  job.ceilings = tfbench::workloads::Ceilings{10.0, 20.0};
+  tfbench::workloads::Ceilings ceilings;
+  ceilings.peak_f64.best = 10.0;
+  ceilings.level(tfbench::ops::MemoryLevel::DRAM) = {20.0, 19.0, 18.0, 5, 1e9};
+  ceilings.caches = {48e3, 2e6, 3e8};
+  ceilings.threads = 3;
+  job.ceilings = ceilings;
   impl::JobCase c;
   c.index = 7;
   c.family = "fake";
@@ -58,7 +63,11 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   CHECK(j2.threads == 3);
   CHECK(j2.seed == 99);
   REQUIRE(j2.ceilings);
-  CHECK(j2.ceilings->gbs == 20.0);
+  CHECK(j2.ceilings->gbs() == 20.0);
+  CHECK(j2.ceilings->level(tfbench::ops::MemoryLevel::DRAM).worst == 18.0);
+  CHECK(j2.ceilings->caches.l2_bytes == 2e6);
+  CHECK(j2.ceilings->threads == 3);
+  CHECK(std::isnan(j2.ceilings->peak_f32.best));  // not measured: null in the job, NaN again
   REQUIRE(j2.cases.size() == 1);
   CHECK(j2.cases[0].index == 7);
   CHECK(j2.cases[0].params.values() == p.values());
@@ -93,6 +102,10 @@ TEST_CASE("worker messages: NaN survives as null, every field is required", "[pr
   const Json back = impl::parse_message(ceilings);
   CHECK(std::isnan(back.at("gflops").get<double>()));
   CHECK(back.at("gbs").get<double>() == 2.5);
+  // Ceilings that were never measured travel as nulls and read back as NaN, in a message or not.
+  const Json none = Json(tfbench::workloads::Ceilings{});
+  CHECK(none.at("peak_f64").at("best").is_null());
+  CHECK(std::isnan(none.get<tfbench::workloads::Ceilings>().gflops()));
 
   ResultRow o;
   o.variant = "engine:auto";
@@ -163,7 +176,12 @@ TEST_CASE("derived fields: statistics, rates, ceilings and the fastest peer", "[
                                  make("peer:a", "peer", {2.0, 2.0}), make("peer:b", "peer", {0.5, 0.5}),
                                  make("peer:c", "peer", {0.1})};
   rows[3].status = RowStatus::CheckFailed;  // a failed peer is never the fastest
-  derive_case_fields(rows, 4.0, 2.0);
+  tfbench::workloads::Ceilings ceilings;
+  ceilings.peak_f64.best = 4.0;
+  ceilings.level(tfbench::ops::MemoryLevel::DRAM).best = 2.0;
+  ceilings.caches = {32e3, 1e6, 8e6};
+  ceilings.threads = 1;
+  derive_case_fields(rows, &ceilings);
   CHECK(rows[0].median_s == 1.0);
   CHECK(rows[0].gflops == Catch::Detail::Approx(2.0));
   CHECK(rows[0].gbs == Catch::Detail::Approx(4.0));
@@ -177,7 +195,72 @@ TEST_CASE("derived fields: statistics, rates, ceilings and the fastest peer", "[
   CHECK(std::isnan(rows[3].speedup_vs_fastest_peer));
   const HeadlineRate rate = headline_rate(rows[0]);
   CHECK(rate.unit == "GB/s");  // closer to its ceiling than the flops
-  CHECK(format_rate(rate) == "4 GB/s (200% of ceiling)");
+  CHECK(format_rate(rate) == "4 GB/s (200% of the DRAM bandwidth)");
+  CHECK(rows[0].memory_level == "dram");  // no working set reported: the bytes are the footprint
+  CHECK(rows[0].roofline_ceiling == "bw_dram");
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(2.0));
+  CHECK(rows[0].arithmetic_intensity == Catch::Detail::Approx(0.5));
+}
+
+TEST_CASE("derive_case_fields: each row against the ceiling of its own memory level", "[rows][roofline]") {
+  using tfbench::ops::MemoryLevel;
+  tfbench::workloads::Ceilings c;
+  c.peak_f64.best = 4.0;
+  c.peak_f32.best = 8.0;
+  c.level(MemoryLevel::L1).best = 100.0;
+  c.level(MemoryLevel::L2).best = 50.0;
+  c.level(MemoryLevel::LLC).best = 20.0;
+  c.level(MemoryLevel::DRAM).best = 2.0;
+  c.caches = {32e3, 1e6, 8e6};
+  c.threads = 1;
+  auto row = [](double working_set, const char* precision, const char* space = "serial") {
+    ResultRow r;
+    r.group_id = "f/n=1";
+    r.variant = "engine:auto";
+    r.variant_kind = "engine";
+    r.exec_space = space;
+    r.status = RowStatus::Ok;
+    r.samples = {1.0};
+    r.flops = 2e9;
+    r.bytes = 4e9;  // traffic: a cache-resident working set is streamed many times
+    r.working_set_bytes = working_set;
+    r.precision = precision;
+    return r;
+  };
+  std::vector<ResultRow> rows = {row(16e3, "f64"), row(48e3, "f64"), row(16e3, "f32"), row(600e3, "f64"),
+                                 row(16e3, "f64", "cuda")};
+  rows[3].flops = 0.1e9;  // AI 0.025: the L2's 50 GB/s bounds it, not the peak
+  derive_case_fields(rows, &c);
+  // In L1, at 100 GB/s, 4 GB take 0.04 s: the f64 peak (0.5 s for 2 GFLOP) binds. The old single
+  // DRAM ceiling would have said 200% of the bandwidth.
+  CHECK(rows[0].memory_level == "l1");
+  CHECK(rows[0].roofline_ceiling == "peak_f64");
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(0.5));
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(0.5));
+  CHECK(rows[0].frac_bandwidth_ceiling == Catch::Detail::Approx(0.04));
+  CHECK(format_rate(headline_rate(rows[0])) == "2 GFLOP/s (50% of the f64 peak)");
+  CHECK(rows[1].memory_level == "l2");  // 48 kB: past one core's L1
+  CHECK(rows[2].roofline_ceiling == "peak_f32");
+  CHECK(rows[2].roofline_fraction == Catch::Detail::Approx(0.25));
+  CHECK(rows[2].frac_compute_ceiling == Catch::Detail::Approx(0.25));
+  CHECK(rows[3].memory_level == "l2");
+  CHECK(rows[3].roofline_ceiling == "bw_l2");
+  CHECK(rows[3].roofline_bound_s == Catch::Detail::Approx(0.08));
+  CHECK(format_rate(headline_rate(rows[3])) == "4 GB/s (8.0% of the L2 bandwidth)");
+  // The ceilings are the host's: a device row gets no roofline.
+  CHECK(rows[4].roofline_ceiling.empty());
+  CHECK(std::isnan(rows[4].roofline_fraction));
+  // Two threads have two L1s: the 48 kB working set is in L1 there.
+  c.threads = 2;
+  std::vector<ResultRow> two = {row(48e3, "f64")};
+  derive_case_fields(two, &c);
+  CHECK(two[0].memory_level == "l1");
+  // No ceilings: intensity only.
+  std::vector<ResultRow> none = {row(16e3, "f64")};
+  derive_case_fields(none, nullptr);
+  CHECK(none[0].arithmetic_intensity == Catch::Detail::Approx(0.5));
+  CHECK(none[0].memory_level.empty());
+  CHECK(std::isnan(none[0].roofline_fraction));
 }
 
 TEST_CASE("sha256 matches the FIPS 180-4 examples", "[sha256]") {

@@ -28,7 +28,7 @@ ResultsFile file_with_quiet_and_noisy_rows() {
   // cv 0.7% and 27%; p5 .. p95 0.992 .. 1.009 ms and 0.76 .. 1.44 ms.
   run.results = {test::result("quiet", {1.0e-3, 1.01e-3, 0.99e-3, 1.0e-3, 1.005e-3}),
                  test::result("shaky", {1.0e-3, 1.5e-3, 0.7e-3, 1.2e-3, 1.0e-3})};
-  derive_case_fields(run.results, kNaN, kNaN);
+  derive_case_fields(run.results, nullptr);
   ResultsFile file;
   file.path = "x.h5";
   file.schema_version = 1;

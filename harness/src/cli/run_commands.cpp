@@ -122,9 +122,14 @@ class RunCommand final : public Command {
         ->type_name("S");
     sub->add_flag("--dry-run", options_.dry_run,
                   "list the cases, the estimated time and the output path, measure nothing");
-    sub->add_flag("--no-ceilings", no_ceilings_,
-                  "skip measuring the machine ceilings in each worker (saves about a second per thread "
-                  "configuration; fractions of ceiling are then NaN)");
+    sub->add_option("--ceilings", ceilings_,
+                    "the machine ceilings every row's roofline is taken against (peaks, and the L1, L2, LLC "
+                    "and DRAM bandwidths; a few seconds per thread configuration to measure): cached (this "
+                    "machine's cache, measured where it has no entry: $TFBENCH_CEILINGS_DIR, else "
+                    "~/.cache/tfbench/ceilings), measure (measure again and refresh the cache) or off "
+                    "(default: $TFBENCH_CEILINGS, else cached; docs/results-format.md, Roofline)")
+        ->type_name("cached|measure|off");
+    sub->add_flag("--no-ceilings", no_ceilings_, "the same as --ceilings off");
     sub->add_option("--omp-proc-bind", proc_bind_,
                     "force OMP_PROC_BIND in the workers (normally removed: it pins the main thread and the "
                     "pthread OpenBLAS then runs one thread); verification reports the effect")
@@ -161,7 +166,7 @@ class RunCommand final : public Command {
     }
     if (!proc_bind_.empty()) options_.omp_proc_bind = proc_bind_;
     if (!places_.empty()) options_.omp_places = places_;
-    options_.measure_ceilings = !no_ceilings_;
+    if (!apply_ceilings()) return kRunBadInput;
     options_.pin = !no_pin_;
     options_.interactive = isatty(STDERR_FILENO) != 0;
     if (!options_.dry_run && !apply_tuning()) return kRunBadInput;
@@ -176,6 +181,25 @@ class RunCommand final : public Command {
   std::string seed_;  // text: CLI11 would clamp a value beyond int64, and a negative one meant "unset"
   double case_timeout_ = -1.0;  // CLI::Range keeps a given value >= 0
   bool no_ceilings_ = false;
+  std::string ceilings_;
+
+  /// --ceilings, else $TFBENCH_CEILINGS, else cached; --no-ceilings wins.
+  bool apply_ceilings() {
+    std::string mode = ceilings_.empty() ? impl::environment_value("TFBENCH_CEILINGS") : ceilings_;
+    if (no_ceilings_ || mode == "off") {
+      options_.ceilings = CeilingsMode::Off;
+    } else if (mode.empty() || mode == "cached") {
+      options_.ceilings = CeilingsMode::Cached;
+    } else if (mode == "measure") {
+      options_.ceilings = CeilingsMode::Measure;
+    } else {
+      std::cerr << (ceilings_.empty() ? "TFBENCH_CEILINGS" : "--ceilings")
+                << ": expected cached, measure or off, "
+                << "found '" << mode << "'\n";
+      return false;
+    }
+    return true;
+  }
   bool no_pin_ = false;
   std::string tuning_;
 

@@ -61,6 +61,33 @@ std::string speedup_text(const ResultRow& row) {
   return format_speedup(row.speedup_vs_fastest_peer) + (row.fastest_peer == row.variant ? " (fastest)" : "");
 }
 
+/// "peak 48.2 GFLOP/s f64, 96.1 f32; L1 444, L2 45.2, LLC 22.8, DRAM 5.84 GB/s (cached ...)".
+std::string ceilings_text(const WorkerRow& w) {
+  if (!std::isfinite(w.ceiling_gflops) && !std::isfinite(w.ceiling_gbs)) return "ceilings not measured";
+  std::string text = "ceilings: peak " + format_number(w.ceiling_gflops, 3) + " GFLOP/s f64";
+  if (std::isfinite(w.ceiling_gflops_f32)) text += ", " + format_number(w.ceiling_gflops_f32, 3) + " f32";
+  if (std::isfinite(w.ceiling_l1_gbs)) {
+    text += "; L1 " + format_number(w.ceiling_l1_gbs, 3) + ", L2 " + format_number(w.ceiling_l2_gbs, 3) +
+            ", LLC " + format_number(w.ceiling_llc_gbs, 3) + ",";
+  }
+  text += " DRAM " + format_number(w.ceiling_gbs, 3) + " GB/s";
+  if (!w.ceilings_source.empty()) text += " (" + w.ceilings_source + ")";
+  return text;
+}
+
+/// The roofline's verdict for a row: its fraction of the bound, and "!" above 1.05 (a modelling
+/// error: a working set or a traffic count that is wrong, or ceilings measured on a busy machine).
+std::string roofline_text(const ResultRow& row) {
+  if (!std::isfinite(row.roofline_fraction)) return "-";
+  return format_percent(row.roofline_fraction) + (row.roofline_fraction > kRooflineTolerance ? " !" : "");
+}
+
+std::string bound_text(const ResultRow& row) {
+  if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
+  return row.roofline_ceiling +
+         (row.roofline_ceiling.rfind("peak", 0) == 0 ? " (" + row.memory_level + ")" : "");
+}
+
 void print_run(const RunData& run, std::ostream& out, const ReportOptions& options) {
   const bool markdown = options.markdown;
   const RunInfo& i = run.info;
@@ -104,21 +131,21 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
       if (w.threads != key.first || w.exec_space != key.second) continue;
       out << (markdown ? "- " : "    ") << "worker " << w.pid << ": kokkos " << w.kokkos_threads << ", blas "
           << w.blas_threads << " (asked " << w.blas_threads_requested << "), " << w.affinity_cpus << " CPU(s)"
-          << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind) << "; ceilings "
-          << format_number(w.ceiling_gflops, 3) << " GFLOP/s, " << format_number(w.ceiling_gbs, 3)
-          << " GB/s; exit " << w.exit << "\n";
+          << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind) << "; exit " << w.exit
+          << "\n"
+          << (markdown ? "  " : "      ") << ceilings_text(w) << "\n";
     }
     if (rows.empty()) continue;
-    impl::TextTable table({"case", "variant", "threads>", "median>", "p5 .. p95>", "cv>", "rate>",
-                           "of ceiling>", "vs fastest peer>", "status"});
+    impl::TextTable table({"case", "variant", "threads>", "median>", "p5 .. p95>", "cv>", "rate>", "AI>",
+                           "bound", "of bound>", "vs fastest peer>", "status"});
     for (const ResultRow* r : rows) {
-      const HeadlineRate rate = headline_rate(*r);
       std::string status = name(r->status);
       if (!r->error.empty()) status += ": " + r->error;
       const SampleInterval spread = r->status == RowStatus::Ok ? interval_90(r->samples) : SampleInterval{};
       table.add({r->group_id, r->variant, std::to_string(r->threads), format_seconds(r->median_s),
                  interval_text(spread), cv_text(*r, options.noisy_cv), rate_text(*r),
-                 format_percent(rate.fraction), speedup_text(*r), status});
+                 format_number(r->arithmetic_intensity, 3), bound_text(*r), roofline_text(*r),
+                 speedup_text(*r), status});
     }
     if (markdown) {
       out << "\n";
@@ -148,6 +175,24 @@ void print_noise_footer(const ResultsFile& file, std::ostream& out, const Report
          "min_time.\n";
 }
 
+/// Rows above their roofline bound are flagged: with measured ceilings this is not routine.
+void print_roofline_footer(const ResultsFile& file, std::ostream& out, const ReportOptions& options) {
+  std::size_t above = 0, bounded = 0;
+  for (const auto& run : file.runs) {
+    for (const auto& r : run.results) {
+      if (!std::isfinite(r.roofline_fraction)) continue;
+      ++bounded;
+      if (r.roofline_fraction > kRooflineTolerance) ++above;
+    }
+  }
+  if (above == 0) return;
+  out << (options.markdown ? "**Warning:** " : "warning: ") << above << " of " << bounded
+      << " row(s) run faster than their roofline bound allows (above " << format_percent(kRooflineTolerance)
+      << ", marked '!'): the family's working set or byte count is wrong for them, or the ceilings were "
+         "measured on a busy machine (see the workers' ceilings; `run --ceilings measure` on a quiet "
+         "machine measures them again).\n";
+}
+
 }  // namespace
 
 void print_report(const ResultsFile& file, std::ostream& out, const ReportOptions& options) {
@@ -155,6 +200,7 @@ void print_report(const ResultsFile& file, std::ostream& out, const ReportOption
       << file.schema_version << "\n\n";
   for (const auto& run : file.runs) print_run(run, out, options);
   print_noise_footer(file, out, options);
+  print_roofline_footer(file, out, options);
 }
 
 }  // namespace tfbench::harness

@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -57,6 +58,13 @@ BlasInfo blas_info() {
   }
   info.threads = workloads::blas_threads();
   return info;
+}
+
+std::string tfbench_cache_dir(const char* override_variable, const std::string& leaf) {
+  if (const char* d = std::getenv(override_variable); d && *d) return d;
+  if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tfbench/" + leaf;
+  const char* home = std::getenv("HOME");
+  return std::string(home && *home ? home : "/tmp") + "/.cache/tfbench/" + leaf;
 }
 
 }  // namespace tfbench::harness

@@ -1,5 +1,6 @@
 #include "run/plan_runner.hpp"
 
+#include "run/ceilings_cache.hpp"
 #include "run/environment.hpp"
 #include "run/protocol.hpp"
 #include "run/spawn.hpp"
@@ -11,6 +12,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <numeric>
 #include <optional>
 #include <utility>
@@ -121,6 +123,7 @@ class WorkerPlanRun {
     env.pin = options.pin;
     env.tuning_file = options.tuning_file;
     environment_ = worker_environment(env);
+    look_up_ceilings();
   }
 
   void run() {
@@ -144,7 +147,7 @@ class WorkerPlanRun {
     job.threads = w_.threads;
     job.seed = seed_;
     job.ceilings = ceilings_;
-    job.measure_ceilings = options_.measure_ceilings;
+    job.measure_ceilings = options_.measure_ceilings();
     for (const auto& p : pending_) {
       const CaseGroup& g = w_.groups[p.index];
       JobCase c;
@@ -166,17 +169,15 @@ class WorkerPlanRun {
     a_.row.threads = w_.threads;
     a_.row.exec_space = name(w_.space);
     a_.row.blas_threads_requested = w_.threads;
-    if (ceilings_) {
-      a_.row.ceiling_gflops = ceilings_->gflops;
-      a_.row.ceiling_gbs = ceilings_->gbs;
-    }
+    if (ceilings_)
+      fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_ == "measured" ? "reused" : ceilings_source_);
     a_.started = Clock::now();
     const WorkerProcess process = spawn_worker(exe, dump_json(Json(a_.job)), environment_);
     a_.pid = process.pid;
     a_.row.pid = process.pid;
     ++tally_.workers;
     progress_.note("worker " + std::to_string(process.pid) + ": " + label_ +
-                   (ceilings_ ? " (restarted)" : ""));
+                   (a_.job.ceilings && ceilings_source_ == "measured" ? " (restarted)" : ""));
     progress_.activity(label_ + ": starting worker");
     return process;
   }
@@ -213,13 +214,16 @@ class WorkerPlanRun {
   }
 
   void on_ceilings(const Json& m) {
-    a_.row.ceiling_gflops = m.at("gflops").get<double>();
-    a_.row.ceiling_gbs = m.at("gbs").get<double>();
     a_.row.ceilings_s = m.at("seconds").get<double>();
     tally_.ceilings_s += a_.row.ceilings_s;
-    ceilings_ = workloads::Ceilings{a_.row.ceiling_gflops, a_.row.ceiling_gbs};
+    if (!a_.job.ceilings) {
+      ceilings_ = m.at("ceilings").get<workloads::Ceilings>();
+      ceilings_source_ = options_.measure_ceilings() ? "measured" : "off";
+      fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_);
+      if (options_.measure_ceilings()) remember_ceilings(a_.row.ceilings_s);
+    }
     if (a_.row_index) writer_.update_worker(*a_.row_index, a_.row);
-    if (!a_.job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings));
+    if (!a_.job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings()));
     a_.case_started = Clock::now();
   }
 
@@ -319,7 +323,7 @@ class WorkerPlanRun {
   void record(const CaseGroup& g, std::vector<ResultRow> rows) {
     const std::string now = utc_now_iso();
     for (auto& r : rows) r.finished_utc = now;
-    derive_case_fields(rows, a_.row.ceiling_gflops, a_.row.ceiling_gbs);
+    derive_case_fields(rows, ceilings_source_ == "off" || !ceilings_ ? nullptr : &*ceilings_);
     writer_.append_results(rows);
     for (const auto& r : rows) {
       ++tally_.by_status[r.status];
@@ -478,6 +482,50 @@ class WorkerPlanRun {
                    (pending_.empty() ? "" : "; starting a fresh worker for the remaining cases"));
   }
 
+  // --- Ceilings -----------------------------------------------------------------------------
+
+  /// --ceilings cached: this configuration's ceilings from the machine's cache, if it has them.
+  void look_up_ceilings() {
+    if (options_.ceilings != CeilingsMode::Cached) return;
+    std::string why;
+    const auto cached = read_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), why);
+    if (!cached) {
+      if (!why.empty() && why.find(": absent") == std::string::npos)
+        progress_.note(why + "; measuring again");
+      return;
+    }
+    ceilings_ = cached->ceilings;
+    ceilings_source_ = "cached " + ceilings_path_ + " (" + cached->measured_utc + ")";
+    progress_.note(label_ + ": ceilings from " + ceilings_path_ + " (measured " + cached->measured_utc +
+                   "; --ceilings measure measures again)");
+  }
+
+  /// Stores what this configuration's first worker measured, unless its samples say the machine was
+  /// busy; a cache that cannot be written costs the next run a measurement, never this run's results.
+  void remember_ceilings(double seconds) {
+    const std::string noisy = workloads::noisy_ceiling(*ceilings_, noisy_ceiling_spread());
+    progress_.note(
+        label_ + ": ceilings measured in " + format_seconds(seconds) +
+        (noisy.empty() ? "" : "; warning: noisy (" + noisy + "): not cached, the machine is busy"));
+    if (!noisy.empty()) return;
+    try {
+      store_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), {*ceilings_, utc_now_iso()});
+    } catch (const std::exception& e) {
+      progress_.note(std::string("warning: ceilings not cached: ") + e.what());
+    }
+  }
+
+  /// A sample this far below the best of its ceiling means other work shared the CPUs:
+  /// $TFBENCH_CEILINGS_SPREAD_LIMIT, else 0.3.
+  static double noisy_ceiling_spread() {
+    const std::string text = environment_value("TFBENCH_CEILINGS_SPREAD_LIMIT");
+    char* end = nullptr;
+    const double limit = text.empty() ? 0.0 : std::strtod(text.c_str(), &end);
+    return limit > 0 && end && *end == '\0' ? limit : 0.3;
+  }
+
+  CeilingsEntryKey ceilings_entry() const { return {w_.threads, options_.pin}; }
+
   const RunOptions& options_;
   const WorkerPlan& w_;
   std::uint64_t seed_;
@@ -488,7 +536,10 @@ class WorkerPlanRun {
   const std::string label_;
   std::vector<std::string> environment_;
   std::vector<PendingCase> pending_;
-  std::optional<workloads::Ceilings> ceilings_;  // measured by an earlier worker: reused
+  const Json ceilings_key_ = ceilings_cache_key();
+  const std::string ceilings_path_ = default_ceilings_cache_path(ceilings_key_);
+  std::optional<workloads::Ceilings> ceilings_;  // this configuration's: cached or its first worker's
+  std::string ceilings_source_;                  // "cached <path> (<when>)", "measured" or "off"
   Attempt a_;                                    // the worker process being supervised
 };
 

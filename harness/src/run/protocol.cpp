@@ -2,6 +2,7 @@
 
 #include "results/schema.hpp"
 
+#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -45,6 +46,59 @@ void from_json(const harness::Json& json, Params& params) {
                                   ")");
     }
   }
+}
+
+namespace {
+harness::Json number_or_null(double v) {
+  return std::isfinite(v) ? harness::Json(v) : harness::Json(nullptr);
+}
+double number_or_nan(const harness::Json& j, const char* member) {
+  const harness::Json& v = j.at(member);
+  return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
+}
+harness::Json ceiling_json(const Ceiling& c) {
+  return {{"best", number_or_null(c.best)},
+          {"median", number_or_null(c.median)},
+          {"worst", number_or_null(c.worst)},
+          {"samples", c.samples},
+          {"working_set_bytes", c.working_set_bytes}};
+}
+Ceiling ceiling_from(const harness::Json& j) {
+  Ceiling c;
+  c.best = number_or_nan(j, "best");
+  c.median = number_or_nan(j, "median");
+  c.worst = number_or_nan(j, "worst");
+  c.samples = j.at("samples").get<int>();
+  c.working_set_bytes = number_or_nan(j, "working_set_bytes");
+  return c;
+}
+}  // namespace
+
+void to_json(harness::Json& json, const Ceilings& c) {
+  harness::Json bandwidth = harness::Json::object();
+  for (int l = 0; l < kMemoryLevels; ++l)
+    bandwidth[ops::name(static_cast<ops::MemoryLevel>(l))] =
+        ceiling_json(c.bandwidth[static_cast<std::size_t>(l)]);
+  json = {
+      {"peak_f64", ceiling_json(c.peak_f64)},
+      {"peak_f32", ceiling_json(c.peak_f32)},
+      {"bandwidth", bandwidth},
+      {"caches",
+       {{"l1_bytes", c.caches.l1_bytes}, {"l2_bytes", c.caches.l2_bytes}, {"llc_bytes", c.caches.llc_bytes}}},
+      {"threads", c.threads}};
+}
+
+void from_json(const harness::Json& json, Ceilings& c) {
+  c.peak_f64 = ceiling_from(json.at("peak_f64"));
+  c.peak_f32 = ceiling_from(json.at("peak_f32"));
+  const harness::Json& bandwidth = json.at("bandwidth");
+  for (int l = 0; l < kMemoryLevels; ++l)
+    c.bandwidth[static_cast<std::size_t>(l)] =
+        ceiling_from(bandwidth.at(ops::name(static_cast<ops::MemoryLevel>(l))));
+  const harness::Json& caches = json.at("caches");
+  c.caches = {number_or_nan(caches, "l1_bytes"), number_or_nan(caches, "l2_bytes"),
+              number_or_nan(caches, "llc_bytes")};
+  c.threads = json.at("threads").get<int>();
 }
 
 void to_json(harness::Json& json, const VariantInfo& variant) {

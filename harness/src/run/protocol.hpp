@@ -2,7 +2,7 @@
 // The parent <-> worker protocol. The parent writes one JSON job to the worker's stdin; the worker
 // answers with one JSON message per line on its message pipe:
 //   {"msg":"hello", ...verified counts...}   after initialization and verification
-//   {"msg":"ceilings","gflops":..,"gbs":..,"seconds":..}
+//   {"msg":"ceilings","ceilings":{...},"seconds":..}   (seconds 0: reused, not measured)
 //   {"msg":"begin","case":i,"variant":v,"phase":"check"|"time"|"collect"}   before the work it names
 //   {"msg":"rows","case":i,"rows":[...]}   every variant of case i, when the case is finished: one
 //                                          ResultRow each, its columns as in the file, plus "samples"
@@ -35,7 +35,10 @@ namespace tfbench::workloads {
 /// An object of the parameters with their types: 4, 4.0, true and "4" stay apart.
 void to_json(harness::Json& json, const Params& params);
 void from_json(const harness::Json& json, Params& params);
-NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Ceilings, gflops, gbs)
+/// Every ceiling with its samples' best, median and worst, the cache sizes and the threads; an
+/// unmeasured value is null (NaN), read back as NaN here too (the cache file has no parse_message).
+void to_json(harness::Json& json, const Ceilings& ceilings);
+void from_json(const harness::Json& json, Ceilings& ceilings);
 /// {"name","kind","provider","strategy","available","why"}: a variant as a worker decided it.
 void to_json(harness::Json& json, const VariantInfo& variant);
 void from_json(const harness::Json& json, VariantInfo& variant);

@@ -1,8 +1,10 @@
 #include "tfbench/harness/rows.hpp"
 
+#include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/harness/stats.hpp"
 #include "tfbench/harness/text.hpp"
 
+#include <cctype>
 #include <cmath>
 #include <map>
 
@@ -17,9 +19,36 @@ double fraction(double value, double ceiling) {
   if (!std::isfinite(value) || !(ceiling > 0.0)) return kNaN;
   return value / ceiling;
 }
+
+double positive_or_zero(double v) {
+  return v > 0 ? v : 0.0;
+}
+
+/// The ceilings are the host's: a row of a device space has no roofline here.
+bool on_host(const ResultRow& row) {
+  const auto space = parse_exec_space(row.exec_space);
+  return !space || is_host_space(*space);
+}
+
+void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
+  const double flops = positive_or_zero(row.flops), bytes = positive_or_zero(row.bytes);
+  const double footprint = row.working_set_bytes > 0 ? row.working_set_bytes : bytes;
+  if (footprint > 0)
+    row.memory_level = ops::name(workloads::working_set_level(footprint, c.caches, c.threads));
+  const auto precision =
+      row.precision == "f32" ? workloads::FlopPrecision::F32 : workloads::FlopPrecision::F64;
+  const workloads::Ceiling& peak = precision == workloads::FlopPrecision::F32 ? c.peak_f32 : c.peak_f64;
+  row.frac_compute_ceiling = fraction(row.gflops, peak.best);
+  const auto bound = workloads::roofline_bound(c, flops, bytes, footprint, precision);
+  if (!bound) return;
+  row.frac_bandwidth_ceiling = fraction(row.gbs, c.level(bound->level).best);
+  row.roofline_ceiling = bound->ceiling;
+  row.roofline_bound_s = bound->seconds;
+  if (row.median_s > 0) row.roofline_fraction = bound->seconds / row.median_s;
+}
 }  // namespace
 
-void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, double ceiling_gbs) {
+void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings) {
   for (auto& row : rows) {
     row.repetitions = static_cast<std::int64_t>(row.samples.size());
     if (row.status != RowStatus::Ok || row.samples.empty()) continue;
@@ -32,8 +61,8 @@ void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, dou
     row.cv = s.cv;
     row.gflops = rate(row.flops, row.median_s, 1e9);
     row.gbs = rate(row.bytes, row.median_s, 1e9);
-    row.frac_compute_ceiling = fraction(row.gflops, ceiling_gflops);
-    row.frac_bandwidth_ceiling = fraction(row.gbs, ceiling_gbs);
+    if (row.flops > 0 && row.bytes > 0) row.arithmetic_intensity = row.flops / row.bytes;
+    if (ceilings && on_host(row)) derive_roofline(row, *ceilings);
   }
   // Fastest ok peer per case (group) in these rows.
   std::map<std::string, const ResultRow*> fastest;
@@ -53,14 +82,26 @@ void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, dou
   }
 }
 
+namespace {
+/// "f64 peak", "L2 bandwidth": a roofline_ceiling for people.
+std::string ceiling_words(const std::string& ceiling) {
+  if (ceiling.rfind("peak_", 0) == 0) return ceiling.substr(5) + " peak";
+  if (ceiling.rfind("bw_", 0) == 0) {
+    std::string level = ceiling.substr(3);
+    for (char& ch : level) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+    return level + " bandwidth";
+  }
+  return ceiling;
+}
+}  // namespace
+
 HeadlineRate headline_rate(const ResultRow& row) {
   HeadlineRate r;
   const bool has_flops = std::isfinite(row.gflops), has_bytes = std::isfinite(row.gbs);
   bool bytes = has_bytes && !has_flops;
   if (has_flops && has_bytes) {
-    const double fc = row.frac_compute_ceiling, fb = row.frac_bandwidth_ceiling;
-    if (std::isfinite(fc) && std::isfinite(fb)) {
-      bytes = fb >= fc;
+    if (!row.roofline_ceiling.empty()) {
+      bytes = row.roofline_ceiling.rfind("bw_", 0) == 0;  // the roofline says which resource binds
     } else {
       // No ceilings: below one flop per byte no CPU here is compute-bound.
       bytes = row.flops / row.bytes < 1.0;
@@ -69,11 +110,13 @@ HeadlineRate headline_rate(const ResultRow& row) {
   if (bytes) {
     r.value = row.gbs;
     r.unit = "GB/s";
-    r.fraction = row.frac_bandwidth_ceiling;
   } else if (has_flops) {
     r.value = row.gflops;
     r.unit = "GFLOP/s";
-    r.fraction = row.frac_compute_ceiling;
+  }
+  if (!r.unit.empty() && std::isfinite(row.roofline_fraction)) {
+    r.fraction = row.roofline_fraction;
+    r.ceiling = ceiling_words(row.roofline_ceiling);
   }
   return r;
 }
@@ -81,7 +124,8 @@ HeadlineRate headline_rate(const ResultRow& row) {
 std::string format_rate(const HeadlineRate& rate) {
   if (rate.unit.empty()) return "-";
   std::string out = format_number(rate.value, 3) + " " + rate.unit;
-  if (std::isfinite(rate.fraction)) out += " (" + format_percent(rate.fraction) + " of ceiling)";
+  if (std::isfinite(rate.fraction))
+    out += " (" + format_percent(rate.fraction) + " of the " + rate.ceiling + ")";
   return out;
 }
 

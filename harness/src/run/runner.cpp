@@ -146,7 +146,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   query.listing = options.dry_run;
   for (const auto& note : ask_workers_for_variants(plan, query)) err << "note: " << note << '\n';
   if (options.dry_run) {
-    print_plan(plan, out, options.measure_ceilings);
+    print_plan(plan, out, options.measure_ceilings());
     out << "dry run: nothing measured; a run would write " << path << "\n";
     return kRunOk;
   }
@@ -173,7 +173,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
     err << "tfbench run: " << e.what() << '\n';
     return kRunBadInput;
   }
-  const RunEstimate estimate = estimate_run(plan, options.measure_ceilings);
+  const RunEstimate estimate = estimate_run(plan, options.measure_ceilings());
   if (!info.fault_inject.empty()) {
     err << "tfbench run: note: TFBENCH_FAULT_INJECT='" << info.fault_inject
         << "' injects faults into the workers; recorded in the run's fault_inject attribute\n";

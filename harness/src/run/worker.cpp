@@ -270,6 +270,8 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
     // Zero work means "not meaningful" for the family: recorded as missing (NaN).
     row.flops = work.flops > 0 ? work.flops : kNaN;
     row.bytes = work.bytes > 0 ? work.bytes : kNaN;
+    row.working_set_bytes = work.working_set_bytes > 0 ? work.working_set_bytes : row.bytes;
+    if (work.flops > 0) row.precision = work.precision == workloads::FlopPrecision::F32 ? "f32" : "f64";
     const workloads::ResourceCounts counts = instance.resources();
     row.allocations = counts.allocations;
     row.pool_hits = counts.pool_hits;
@@ -347,15 +349,12 @@ int worker_main(int message_fd) {
       ctx.seed = job.seed;
       if (job.ceilings) {
         ceilings = *job.ceilings;
-      } else if (!job.measure_ceilings) {
-        ceilings = workloads::Ceilings{std::nan(""), std::nan("")};
-      } else {
+      } else if (job.measure_ceilings) {
         const auto t0 = Clock::now();
         ceilings = workloads::measure_ceilings(ctx);
         seconds = seconds_since(t0);
-      }
-      channel.send(
-          message("ceilings", {{"gflops", ceilings.gflops}, {"gbs", ceilings.gbs}, {"seconds", seconds}}));
+      }  // else none: every ceiling stays NaN
+      channel.send(message("ceilings", {{"ceilings", ceilings}, {"seconds", seconds}}));
       for (const auto& c : job.cases) run_case(c, job, faults, channel);
       channel.send(message("done"));
     }

@@ -172,16 +172,8 @@ std::optional<std::string> key_mismatch(const TuningKey& file, const TuningKey& 
 }
 
 std::string default_tuning_path(const TuningKey& key) {
-  std::string dir;
-  if (const char* d = std::getenv("TFBENCH_TUNING_DIR"); d && *d) {
-    dir = d;
-  } else if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) {
-    dir = std::string(x) + "/tfbench/tuning";
-  } else {
-    const char* home = std::getenv("HOME");
-    dir = std::string(home && *home ? home : "/tmp") + "/.cache/tfbench/tuning";
-  }
-  return dir + "/" + sha256_hex(dump_json(key_json(key))).substr(0, 16) + ".json";
+  return tfbench_cache_dir("TFBENCH_TUNING_DIR", "tuning") + "/" +
+         sha256_hex(dump_json(key_json(key))).substr(0, 16) + ".json";
 }
 
 void write_tuning_file(const std::string& path, const TuningFile& file) {

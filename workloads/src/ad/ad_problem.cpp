@@ -149,10 +149,18 @@ Work backward_work(const AdCase& c) {
 
 Work pass_work(const AdCase& c) {
   Work w = forward_work(c);
+  // Footprint: the leaves and G, the intermediates the tape keeps (chain: one n x n product per W;
+  // solve: the LU and X) and, with a backward pass, a gradient per leaf.
+  double leaves = 0;
+  for (const auto& [rows, cols] : operand_shapes(c)) leaves += static_cast<double>(rows) * cols;
+  const double n = c.n;
+  const double kept = c.kind == "chain" ? c.depth * n * n : n * n + n * c.nrhs;
+  w.working_set_bytes = 8.0 * (leaves + kept);
   if (c.pass == "forward_backward") {
     const Work b = backward_work(c);
     w.flops += b.flops;
     w.bytes += b.bytes;
+    w.working_set_bytes += 8.0 * leaves;
   }
   return w;
 }

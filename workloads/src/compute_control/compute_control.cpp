@@ -258,22 +258,36 @@ const Family& compute_control_family() {
   return family;
 }
 
-double measure_dgemm_gflops(int n, int threads, int repetitions) {
+namespace {
+template <class T>
+std::vector<double> sample_gemm(int n, int threads, int samples) {
   RunContext ctx;
   ctx.threads = threads;
   ctx.seed = 7;
   GemmShape s;
   s.m = s.n = s.k = n;
-  OpenBlasGemm<double> gemm(s, ctx);
+  s.element_size = sizeof(T);
+  OpenBlasGemm<T> gemm(s, ctx);
   gemm.run();  // warm-up: BLAS thread start-up and page faults stay out of the ceiling
-  double best = 1e300;
-  for (int r = 0; r < repetitions; ++r) {
+  std::vector<double> gflops;
+  for (int r = 0; r < samples; ++r) {
     const auto t0 = std::chrono::steady_clock::now();
     gemm.run();
     const auto t1 = std::chrono::steady_clock::now();
-    best = std::min(best, std::chrono::duration<double>(t1 - t0).count());
+    gflops.push_back(gemm.work().flops / std::chrono::duration<double>(t1 - t0).count() / 1e9);
   }
-  return gemm.work().flops / best / 1e9;
+  return gflops;
+}
+}  // namespace
+
+std::vector<double> sample_gemm_gflops(int n, int threads, int samples, FlopPrecision precision) {
+  return precision == FlopPrecision::F32 ? sample_gemm<float>(n, threads, samples)
+                                         : sample_gemm<double>(n, threads, samples);
+}
+
+double measure_dgemm_gflops(int n, int threads, int repetitions) {
+  const std::vector<double> gflops = sample_gemm_gflops(n, threads, repetitions, FlopPrecision::F64);
+  return *std::max_element(gflops.begin(), gflops.end());
 }
 
 }  // namespace tfbench::workloads

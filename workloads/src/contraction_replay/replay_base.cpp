@@ -51,7 +51,10 @@ Work ReplayBase::work() const {
     bytes += 8.0 * elements;
   }
   const double scale = static_cast<double>(spec_.calls) / static_cast<double>(keys_.size());
-  return {flops * scale, bytes * scale};
+  // The calls cycle through the same input buffers and one output buffer: the footprint.
+  double footprint = static_cast<double>(out_.size());
+  for (const auto& in : in_) footprint += static_cast<double>(in.size());
+  return {flops * scale, bytes * scale, 8.0 * footprint};
 }
 
 }  // namespace tfbench::workloads::contraction_replay

@@ -40,7 +40,9 @@ GemmBatchShape gemm_batch_shape(const ParamReader& p) {
 Work gemm_batch_work(const GemmBatchShape& s) {
   const double n = s.n;
   const double items = static_cast<double>(s.batch);
-  return {2.0 * n * n * n * items, 3.0 * n * n * items * static_cast<double>(s.element_size)};
+  Work w{2.0 * n * n * n * items, 3.0 * n * n * items * static_cast<double>(s.element_size)};
+  w.precision = s.element_size == 4 ? FlopPrecision::F32 : FlopPrecision::F64;
+  return w;
 }
 
 GemmBatchSeeds gemm_batch_seeds(std::uint64_t run_seed) {

@@ -73,7 +73,8 @@ class ChainBase : public Instance {
 
   Work work() const override {
     const double n = static_cast<double>(case_.n), s = static_cast<double>(case_.steps);
-    return {s * (2.0 * n * n * n + 3.0 * n * n), s * 8.0 * (3.0 * n * n + 3.0 * n * n)};
+    // Every step reuses Y, W and T (and Y0 restarts it): four n x n matrices.
+    return {s * (2.0 * n * n * n + 3.0 * n * n), s * 8.0 * (3.0 * n * n + 3.0 * n * n), 8.0 * 4.0 * n * n};
   }
 
  protected:

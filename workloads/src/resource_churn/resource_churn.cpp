@@ -24,6 +24,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <deque>
 
@@ -74,7 +75,9 @@ class ChurnBase : public Instance {
     double bytes = 0.0;
     const std::size_t nsizes = case_.sizes.size();
     for (std::int64_t k = 0; k < case_.ops; ++k) bytes += 8.0 * static_cast<double>(case_.sizes[k % nsizes]);
-    return {0.0, bytes};
+    // At most live + 1 outputs exist at once (pooled outputs reuse their memory): the footprint.
+    const double largest = static_cast<double>(*std::max_element(case_.sizes.begin(), case_.sizes.end()));
+    return {0.0, bytes, std::min(bytes, 8.0 * largest * static_cast<double>(case_.live + 1))};
   }
 
  protected:

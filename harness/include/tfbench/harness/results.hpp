@@ -68,6 +68,10 @@ struct WorkerRow {
   double startup_s = kNaN;   // process start until verified
   double ceilings_s = kNaN;  // measuring the ceilings (0: reused from the previous worker)
   std::string binding;       // how the worker pinned its threads ("off": not pinned)
+  // The roofline's other ceilings (ceiling_gflops is the f64 peak, ceiling_gbs the DRAM level):
+  double ceiling_gflops_f32 = kNaN, ceiling_l1_gbs = kNaN, ceiling_l2_gbs = kNaN, ceiling_llc_gbs = kNaN;
+  std::string ceilings;         // JSON: every ceiling's samples (best, median, worst), the cache sizes
+  std::string ceilings_source;  // "measured", "cached <path> (<when>)", "reused" or "off"
 };
 
 /// How a result row ended. The file holds the text of `name()`; `Unknown` is a row whose file has
@@ -107,6 +111,15 @@ struct ResultRow {
   double overhead_s = kNaN;      // wall seconds spent on the row outside its kept samples
   std::int64_t worker_pid = 0;   // the worker process that produced the row (workers.pid)
   double case_timeout_s = kNaN;  // the case's time limit (0: none)
+  // The roofline (docs/results-format.md, "Roofline"): the worker fills the first two from the
+  // variant's work, the parent the rest against its worker's ceilings.
+  double working_set_bytes = kNaN;     // distinct bytes one run touches: decides memory_level
+  std::string precision;               // "f64" or "f32": the peak its flops are bounded by ("": no flops)
+  double arithmetic_intensity = kNaN;  // flops / bytes
+  std::string memory_level;            // "l1", "l2", "llc" or "dram" at the worker's threads
+  std::string roofline_ceiling;        // the ceiling that sets the bound: peak_f64, peak_f32, bw_<level>
+  double roofline_bound_s = kNaN;      // seconds per run the roofline allows
+  double roofline_fraction = kNaN;     // roofline_bound_s / median_s: 1.0 is the bound
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

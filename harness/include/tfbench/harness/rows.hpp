@@ -3,27 +3,35 @@
 // ceilings, and the fastest peer of each case; and the headline rate shown by run and report.
 
 #include "tfbench/harness/results.hpp"
+#include "tfbench/workloads/ceilings.hpp"
 
 #include <string>
 #include <vector>
 
 namespace tfbench::harness {
 
-/// Fills median/min/max/mean/stddev/cv, gflops/gbs, the ceiling fractions and, over the rows of
-/// one case from one worker, fastest_peer and speedup_vs_fastest_peer (= median of the fastest
-/// `ok` peer / median of the row). Rows that are not `ok` keep NaN numbers.
-void derive_case_fields(std::vector<ResultRow>& rows, double ceiling_gflops, double ceiling_gbs);
+/// A row above this fraction of its roofline bound is flagged (report, target_report.py): 5% covers
+/// a best-of-samples ceiling against a median row; more is a modelling error, not noise.
+inline constexpr double kRooflineTolerance = 1.05;
 
-/// The rate that matters for a row: the one closer to its ceiling (the binding resource); without
+/// Fills median/min/max/mean/stddev/cv, gflops/gbs, the roofline (arithmetic intensity, memory
+/// level, the bounding ceiling, the bound and the fraction of it; with `ceilings` null only the
+/// intensity) and, over the rows of one case from one worker, fastest_peer and
+/// speedup_vs_fastest_peer (= median of the fastest `ok` peer / median of the row). Rows that are
+/// not `ok` keep NaN numbers.
+void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings);
+
+/// The rate that matters for a row: the one of the ceiling that bounds it on the roofline; without
 /// ceilings, GB/s below one flop per byte, else GFLOP/s.
 struct HeadlineRate {
   double value = kNaN;
   std::string unit;        // "GFLOP/s", "GB/s" or "" (no work recorded)
-  double fraction = kNaN;  // of the matching ceiling
+  double fraction = kNaN;  // of the row's roofline bound
+  std::string ceiling;     // which: "f64 peak", "f32 peak", "L2 bandwidth", ...
 };
 HeadlineRate headline_rate(const ResultRow& row);
 
-/// "24.6 GB/s (68% of ceiling)" or "-".
+/// "24.6 GB/s (68% of the L2 bandwidth)" or "-".
 std::string format_rate(const HeadlineRate& rate);
 
 }  // namespace tfbench::harness

@@ -15,6 +15,13 @@
 
 namespace tfbench::harness {
 
+/// Where the workers' ceilings come from (`run --ceilings`).
+enum class CeilingsMode {
+  Cached,   // the per-machine cache; measured by the first worker of a configuration not in it
+  Measure,  // measured by every configuration's first worker, and the cache refreshed
+  Off       // none (fractions and roofline stay NaN)
+};
+
 struct RunOptions {
   std::vector<std::string> configs;
   std::optional<std::string> out;  // default results/<UTC timestamp>-<host>.h5
@@ -24,8 +31,9 @@ struct RunOptions {
   bool dry_run = false;
   std::optional<std::string> omp_proc_bind;  // forced into workers (normally removed)
   std::optional<std::string> omp_places;
-  bool pin = true;               // false: workers leave their threads unpinned (--no-pin)
-  bool measure_ceilings = true;  // false: skip the ceilings (fractions of ceiling stay NaN)
+  bool pin = true;  // false: workers leave their threads unpinned (--no-pin)
+  CeilingsMode ceilings = CeilingsMode::Cached;
+  bool measure_ceilings() const { return ceilings != CeilingsMode::Off; }
   /// The tuning file `run --tuning` checked, which every run worker installs, and the SHA-256 of its
   /// bytes (both recorded in the run's provenance); empty: Auto's built-in preference.
   std::string tuning_file, tuning_sha256;

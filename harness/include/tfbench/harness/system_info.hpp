@@ -22,6 +22,10 @@ int affinity_cpu_count();
 int online_cpu_count();
 
 BlasInfo blas_info();
+
+/// This user's tfbench cache directory for `leaf` ("tuning", "ceilings"): $<override_variable>
+/// when set, else $XDG_CACHE_HOME/tfbench/<leaf>, else ~/.cache/tfbench/<leaf>.
+std::string tfbench_cache_dir(const char* override_variable, const std::string& leaf);
 /// BLAS threads are set in one place, the workloads' (where the per-item peers scope them too).
 using workloads::set_blas_threads;
 

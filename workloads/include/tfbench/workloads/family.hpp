@@ -73,10 +73,17 @@ struct VariantInfo {
   std::optional<std::string> unavailable;
 };
 
+/// Which peak a variant's flops are bounded by (the roofline's compute ceiling).
+enum class FlopPrecision { F64, F32 };
+
 /// Work done by one iteration, for rates. Zero means "not meaningful for this variant".
 struct Work {
   double flops = 0.0;
   double bytes = 0.0;  // bytes the algorithm must move (reads + writes of operands)
+  /// Distinct bytes one iteration touches (its footprint), which decides the memory level of the
+  /// roofline; 0: `bytes` (an iteration that touches each byte once).
+  double working_set_bytes = 0.0;
+  FlopPrecision precision = FlopPrecision::F64;
 };
 
 /// Resource use per iteration, counted apart from latency.

@@ -1,0 +1,129 @@
+#include "run/ceilings_cache.hpp"
+
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+#include "results/atomic_write.hpp"
+#include "run/protocol.hpp"
+#include "tfbench/harness/build_info.hpp"
+#include "tfbench/harness/sha256.hpp"
+#include "tfbench/harness/system_info.hpp"
+#include "tfbench/workloads/tuning.hpp"
+
+namespace tfbench::harness::impl {
+namespace {
+
+// Raised when the measuring code changes: ceilings measured by an older kernel are not reused.
+constexpr int kCeilingsKernelsVersion = 1;
+
+std::optional<std::string> read_text(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
+}
+
+bool same_entry(const Json& e, const CeilingsEntryKey& k) {
+  return e.at("threads").get<int>() == k.threads && e.at("pinned").get<bool>() == k.pinned;
+}
+
+}  // namespace
+
+Json ceilings_cache_key() {
+  // Not the revision: the ceilings belong to the machine, the libraries and the flags that compiled
+  // the triad, which a commit rarely changes (kCeilingsKernelsVersion marks when it does).
+  const BuildInfo& b = build_info();
+  const ops::CacheSizes caches = workloads::detect_cache_sizes();
+  return Json{{"cpu_model", cpu_model()},          {"online_cpus", online_cpu_count()},
+              {"l1_bytes", caches.l1_bytes},       {"l2_bytes", caches.l2_bytes},
+              {"llc_bytes", caches.llc_bytes},     {"compiler", b.compiler},
+              {"build_type", b.build_type},        {"build_flags", b.build_flags},
+              {"blas_config", blas_info().config}, {"kernels", kCeilingsKernelsVersion}};
+}
+
+std::string default_ceilings_cache_path(const Json& key) {
+  return tfbench_cache_dir("TFBENCH_CEILINGS_DIR", "ceilings") + "/" +
+         sha256_hex(dump_json(key)).substr(0, 16) + ".json";
+}
+
+std::optional<CachedCeilings> read_cached_ceilings(const std::string& path, const Json& key,
+                                                   const CeilingsEntryKey& entry, std::string& why) {
+  why.clear();
+  const auto text = read_text(path);
+  if (!text) {
+    why = path + ": absent";
+    return std::nullopt;
+  }
+  try {
+    const Json j = Json::parse(*text);
+    if (j.at("format") != "tfbench-ceilings" || j.at("version") != kCeilingsFormatVersion)
+      throw std::runtime_error("not a version " + std::to_string(kCeilingsFormatVersion) + " ceilings file");
+    const Json& file_key = j.at("key");
+    for (auto it = key.begin(); it != key.end(); ++it) {
+      if (!file_key.contains(it.key()) || file_key.at(it.key()) != *it) {
+        why = path + ": measured for another machine or build (" + it.key() + ": the file's " +
+              (file_key.contains(it.key()) ? file_key.at(it.key()).dump() : std::string("none")) + ", here " +
+              it->dump() + ")";
+        return std::nullopt;
+      }
+    }
+    for (const Json& e : j.at("entries")) {
+      if (!same_entry(e, entry)) continue;
+      CachedCeilings c;
+      e.at("ceilings").get_to(c.ceilings);
+      c.measured_utc = e.at("measured_utc").get<std::string>();
+      return c;
+    }
+    return std::nullopt;
+  } catch (const std::exception& error) {
+    why = path + ": unreadable (" + error.what() + ")";
+    return std::nullopt;
+  }
+}
+
+void store_cached_ceilings(const std::string& path, const Json& key, const CeilingsEntryKey& entry,
+                           const CachedCeilings& value) {
+  Json entries = Json::array();
+  if (const auto text = read_text(path)) {
+    // Keep the other configurations of a file of this key; a foreign or broken file is replaced.
+    try {
+      const Json j = Json::parse(*text);
+      if (j.at("key") == key && j.at("version") == kCeilingsFormatVersion) {
+        for (const Json& e : j.at("entries"))
+          if (!same_entry(e, entry)) entries.push_back(e);
+      }
+    } catch (const std::exception&) {
+    }
+  }
+  entries.push_back(Json{{"threads", entry.threads},
+                         {"pinned", entry.pinned},
+                         {"measured_utc", value.measured_utc},
+                         {"ceilings", value.ceilings}});
+  const Json j{{"format", "tfbench-ceilings"},
+               {"version", kCeilingsFormatVersion},
+               {"key", key},
+               {"entries", entries}};
+  const std::string out = j.dump(1) + "\n";
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
+  write_file_atomically(path, out.data(), out.size(), true);
+}
+
+void fill_worker_ceilings(WorkerRow& row, const workloads::Ceilings& c, const std::string& source) {
+  using ops::MemoryLevel;
+  row.ceiling_gflops = c.gflops();
+  row.ceiling_gbs = c.gbs();
+  row.ceiling_gflops_f32 = c.peak_f32.best;
+  row.ceiling_l1_gbs = c.level(MemoryLevel::L1).best;
+  row.ceiling_l2_gbs = c.level(MemoryLevel::L2).best;
+  row.ceiling_llc_gbs = c.level(MemoryLevel::LLC).best;
+  row.ceilings = source == "off" ? "" : dump_json(Json(c));
+  row.ceilings_source = source;
+}
+
+}  // namespace tfbench::harness::impl

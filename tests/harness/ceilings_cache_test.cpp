@@ -1,0 +1,111 @@
+// The per-machine ceilings cache: an entry per thread configuration, reused only for this machine
+// and build (the field that differs is named), a broken file reported and replaced.
+
+#include <catch2/catch.hpp>
+
+#include <unistd.h>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "run/ceilings_cache.hpp"
+
+using namespace tfbench;
+using namespace tfbench::harness;
+using namespace tfbench::harness::impl;
+
+namespace {
+
+std::string temp_path(const char* name) {
+  return std::string("/tmp/tfbench-ceilings-test-") + std::to_string(getpid()) + "-" + name;
+}
+
+workloads::Ceilings sample(double peak, int threads) {
+  workloads::Ceilings c;
+  c.peak_f64 = {peak, peak * 0.9, peak * 0.8, 5, 3 * 8.0 * 1024 * 1024};
+  c.level(ops::MemoryLevel::L2) = {50.0, 48.0, 47.0, 5, 1e6};
+  c.caches = {48e3, 2e6, 3e8};
+  c.threads = threads;
+  return c;  // peak_f32 and the other levels stay unmeasured (NaN)
+}
+
+}  // namespace
+
+TEST_CASE("ceilings cache: an entry per thread configuration, read back as written", "[ceilings]") {
+  const std::string path = temp_path("roundtrip.json");
+  std::remove(path.c_str());
+  const Json key = ceilings_cache_key();
+  std::string why;
+  CHECK_FALSE(read_cached_ceilings(path, key, {1, true}, why));
+  CHECK_THAT(why, Catch::Contains("absent"));
+
+  store_cached_ceilings(path, key, {1, true}, {sample(40.0, 1), "2026-12-02T03:00:00Z"});
+  store_cached_ceilings(path, key, {2, true}, {sample(75.0, 2), "2026-12-02T03:00:01Z"});
+  store_cached_ceilings(path, key, {1, true}, {sample(42.0, 1), "2026-12-02T03:00:02Z"});  // replaces
+
+  const auto one = read_cached_ceilings(path, key, {1, true}, why);
+  REQUIRE(one);
+  CHECK(one->ceilings.gflops() == 42.0);
+  CHECK(one->ceilings.peak_f64.worst == Approx(42.0 * 0.8));
+  CHECK(one->ceilings.level(ops::MemoryLevel::L2).best == 50.0);
+  CHECK(one->ceilings.caches.l2_bytes == 2e6);
+  CHECK(std::isnan(one->ceilings.peak_f32.best));
+  CHECK(one->measured_utc == "2026-12-02T03:00:02Z");
+  const auto two = read_cached_ceilings(path, key, {2, true}, why);
+  REQUIRE(two);
+  CHECK(two->ceilings.gflops() == 75.0);
+  // Unpinned workers are another configuration: not in the file yet, and no complaint.
+  CHECK_FALSE(read_cached_ceilings(path, key, {2, false}, why));
+  CHECK(why.empty());
+  std::remove(path.c_str());
+}
+
+TEST_CASE("ceilings cache: another machine's or build's file is not reused", "[ceilings]") {
+  const std::string path = temp_path("foreign.json");
+  Json foreign = ceilings_cache_key();
+  foreign["cpu_model"] = "Imaginary CPU 9000";
+  store_cached_ceilings(path, foreign, {1, true}, {sample(40.0, 1), "2026-12-02T03:00:00Z"});
+  std::string why;
+  CHECK_FALSE(read_cached_ceilings(path, ceilings_cache_key(), {1, true}, why));
+  CHECK_THAT(why, Catch::Contains("another machine or build") && Catch::Contains("cpu_model") &&
+                      Catch::Contains("Imaginary CPU 9000"));
+  // Storing this machine's entry replaces the foreign file instead of mixing the two.
+  store_cached_ceilings(path, ceilings_cache_key(), {1, true}, {sample(41.0, 1), "2026-12-02T03:00:01Z"});
+  const auto back = read_cached_ceilings(path, ceilings_cache_key(), {1, true}, why);
+  REQUIRE(back);
+  CHECK(back->ceilings.gflops() == 41.0);
+  std::remove(path.c_str());
+}
+
+TEST_CASE("ceilings cache: a broken file is named and replaced", "[ceilings]") {
+  const std::string path = temp_path("broken.json");
+  std::ofstream(path) << "{\"format\": \"tfbench-ceilings\", \"version\": 1, \"key\": ";
+  std::string why;
+  CHECK_FALSE(read_cached_ceilings(path, ceilings_cache_key(), {1, true}, why));
+  CHECK_THAT(why, Catch::Contains(path) && Catch::Contains("unreadable"));
+  store_cached_ceilings(path, ceilings_cache_key(), {1, true}, {sample(40.0, 1), "2026-12-02T03:00:00Z"});
+  CHECK(read_cached_ceilings(path, ceilings_cache_key(), {1, true}, why));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("ceilings cache: its place follows TFBENCH_CEILINGS_DIR", "[ceilings]") {
+  const Json key = ceilings_cache_key();
+  setenv("TFBENCH_CEILINGS_DIR", "/tmp/tfbench-ceilings-dir", 1);
+  const std::string path = default_ceilings_cache_path(key);
+  CHECK(path.rfind("/tmp/tfbench-ceilings-dir/", 0) == 0);
+  unsetenv("TFBENCH_CEILINGS_DIR");
+  setenv("XDG_CACHE_HOME", "/tmp/xdg", 1);
+  CHECK(default_ceilings_cache_path(key).rfind("/tmp/xdg/tfbench/ceilings/", 0) == 0);
+  unsetenv("XDG_CACHE_HOME");
+  Json other = key;
+  other["build_flags"] = "-O0";
+  CHECK(default_ceilings_cache_path(other) != default_ceilings_cache_path(key));  // builds never collide
+}
+
+TEST_CASE("ceilings: the noisiest one is named when its samples spread too far", "[ceilings]") {
+  workloads::Ceilings c = sample(40.0, 1);
+  CHECK(workloads::noisy_ceiling(c, 0.3).empty());  // 20% at most
+  c.level(ops::MemoryLevel::L2).worst = 20.0;
+  CHECK(workloads::noisy_ceiling(c, 0.3) == "l2 bandwidth: worst sample 60% below the best");
+}

@@ -1,0 +1,72 @@
+#pragma once
+// The machine's roofline, measured the way the Empirical Roofline Toolkit does: the peak FLOP/s
+// (large GEMM through the BLAS, per precision) and the bandwidth of each memory level (a triad whose
+// working set sits in L1, L2, the last-level cache or DRAM), each from several samples with their
+// spread, at one worker's thread budget. A row's attainable bound is min(peak, AI x bandwidth of the
+// level its working set lives in) (docs/results-format.md, "Roofline").
+
+#include <array>
+#include <cmath>
+#include <optional>
+#include <string>
+#include <string_view>
+
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
+#include "tfbench/workloads/family.hpp"
+
+namespace tfbench::workloads {
+
+/// One measured ceiling: the best sample is what the machine attains (ERT's estimator, since noise
+/// only ever slows a sample down); median and worst show how far a sample can fall short.
+struct Ceiling {
+  double best = std::nan("");    // GFLOP/s or GB/s
+  double median = std::nan("");  // of the samples
+  double worst = std::nan("");
+  int samples = 0;
+  double working_set_bytes = 0;  // bandwidth ceilings: the three arrays; peaks: the three matrices
+  /// (best - worst) / best: 0 for perfectly repeatable samples; NaN when not measured.
+  double spread() const { return best > 0 ? (best - worst) / best : std::nan(""); }
+  bool measured() const { return best > 0; }
+};
+
+constexpr int kMemoryLevels = 4;  // ops::MemoryLevel: L1, L2, LLC, DRAM
+
+struct Ceilings {
+  Ceiling peak_f64, peak_f32;                    // GFLOP/s
+  std::array<Ceiling, kMemoryLevels> bandwidth;  // GB/s, indexed by ops::MemoryLevel
+  ops::CacheSizes caches;                        // per-core L1d, L2; shared LLC (bytes)
+  int threads = 0;                               // the thread budget they were measured at
+
+  const Ceiling& level(ops::MemoryLevel l) const { return bandwidth[static_cast<std::size_t>(l)]; }
+  Ceiling& level(ops::MemoryLevel l) { return bandwidth[static_cast<std::size_t>(l)]; }
+  /// The two numbers of the first ceilings (ceiling_gflops, ceiling_gbs): f64 peak and DRAM.
+  double gflops() const { return peak_f64.best; }
+  double gbs() const { return level(ops::MemoryLevel::DRAM).best; }
+};
+
+/// Measures every ceiling at ctx.threads (OpenMP threads for the triad, BLAS threads for the GEMM);
+/// a couple of seconds, most of it the DRAM triad's first touch.
+Ceilings measure_ceilings(const RunContext& ctx);
+
+/// The ceiling whose samples spread most, as "l2 bandwidth: worst sample 45% below the best", when
+/// that spread exceeds `limit`; empty otherwise. Such ceilings were measured on a busy machine.
+std::string noisy_ceiling(const Ceilings& ceilings, double limit);
+
+/// The level a working set of `bytes` lives in at `threads` threads: L1 and L2 are per core (their
+/// capacity grows with the threads sharing the work), the last-level cache is shared.
+ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, int threads);
+
+/// The attainable bound of a row: the time the roofline allows for one run, and which ceiling sets it.
+struct RooflineBound {
+  double seconds = std::nan("");  // max(flops / peak, bytes / bandwidth of the level)
+  ops::MemoryLevel level = ops::MemoryLevel::DRAM;
+  bool compute_bound = false;  // the peak, not the level's bandwidth, sets the bound
+  /// "peak_f64", "peak_f32", or "bw_l1", "bw_l2", "bw_llc", "bw_dram".
+  std::string ceiling;
+};
+/// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is the
+/// traffic of one run (its AI's denominator); `working_set_bytes` its footprint (0: `bytes`).
+std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
+                                            double working_set_bytes, FlopPrecision precision);
+
+}  // namespace tfbench::workloads

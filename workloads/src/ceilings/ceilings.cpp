@@ -1,0 +1,129 @@
+// The machine ceilings of a worker: the peaks by the same code as compute_control peer:openblas, the
+// DRAM bandwidth by a triad like bandwidth_control peer:openmp, and the cache levels by that triad
+// over working sets that fit each level; all at the worker's thread budget.
+
+#include "tfbench/workloads/ceilings.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <vector>
+
+#include "ceilings/level_bandwidth.hpp"
+#include "compute_control/compute_control.hpp"
+#include "tfbench/workloads/tuning.hpp"
+
+namespace tfbench::workloads {
+namespace {
+
+// n = 1024 keeps OpenBLAS near its n = 2048 rate at an eighth of the time per call.
+constexpr int kPeakGemmN = 1024;
+constexpr int kSamples = 5;
+constexpr double kCacheSampleS = 0.005;  // a cache-level sample repeats passes for this long
+// Where sysfs says nothing: sizes no current x86 server core is below.
+constexpr double kDefaultL1 = 32.0 * 1024, kDefaultL2 = 512.0 * 1024, kDefaultLlc = 8.0 * 1024 * 1024;
+
+Ceiling summarize(std::vector<double> values, double working_set_bytes) {
+  Ceiling c;
+  if (values.empty()) return c;
+  std::sort(values.begin(), values.end());
+  c.best = values.back();
+  c.worst = values.front();
+  c.median = values[values.size() / 2];
+  c.samples = static_cast<int>(values.size());
+  c.working_set_bytes = working_set_bytes;
+  return c;
+}
+
+ops::CacheSizes known_caches() {
+  ops::CacheSizes c = detect_cache_sizes();
+  if (!(c.l1_bytes > 0)) c.l1_bytes = kDefaultL1;
+  if (!(c.l2_bytes > 0)) c.l2_bytes = std::max(kDefaultL2, 4 * c.l1_bytes);
+  if (!(c.llc_bytes > 0)) c.llc_bytes = std::max(kDefaultLlc, c.l2_bytes);
+  return c;
+}
+
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+/// Working sets well inside each level at `threads` threads: half of the per-core L1 and L2 (times
+/// the threads), the geometric mean of the L2s' total and the LLC (clear of both), and for DRAM four
+/// times the largest cache (a quarter of the memory at most).
+std::array<double, kMemoryLevels> level_working_sets(const ops::CacheSizes& c, int threads) {
+  const double t = threads;
+  const double l1 = t * c.l1_bytes / 2;
+  const double l2 = std::max(t * c.l2_bytes / 2, 2 * l1);
+  const double llc = std::max(std::sqrt(t * c.l2_bytes * c.llc_bytes), 2 * l2);
+  double dram = std::max({4 * c.llc_bytes, 4 * t * c.l2_bytes, 64.0 * 1024 * 1024});
+  const double memory = physical_memory_bytes();
+  if (memory > 0) dram = std::max(std::min(dram, memory / 4), 2 * llc);
+  return {l1, l2, llc, dram};
+}
+
+}  // namespace
+
+Ceilings measure_ceilings(const RunContext& ctx) {
+  Ceilings c;
+  c.threads = ctx.threads;
+  c.caches = known_caches();
+  const double gemm_bytes = 3.0 * kPeakGemmN * kPeakGemmN;
+  c.peak_f64 =
+      summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F64), 8 * gemm_bytes);
+  c.peak_f32 =
+      summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F32), 4 * gemm_bytes);
+  const auto sizes = level_working_sets(c.caches, ctx.threads);
+  for (int level = 0; level < kMemoryLevels; ++level) {
+    const bool dram = level == static_cast<int>(ops::MemoryLevel::DRAM);
+    const double ws = sizes[static_cast<std::size_t>(level)];
+    c.bandwidth[static_cast<std::size_t>(level)] =
+        summarize(impl::sample_triad_bandwidth(ws, ctx.threads, kSamples, dram ? 0.0 : kCacheSampleS), ws);
+  }
+  return c;
+}
+
+std::string noisy_ceiling(const Ceilings& c, double limit) {
+  std::string name;
+  double worst = limit;
+  const auto consider = [&](const Ceiling& ceiling, const std::string& what) {
+    if (ceiling.measured() && ceiling.spread() > worst) {
+      worst = ceiling.spread();
+      name = what;
+    }
+  };
+  consider(c.peak_f64, "f64 peak");
+  consider(c.peak_f32, "f32 peak");
+  for (int l = 0; l < kMemoryLevels; ++l)
+    consider(c.bandwidth[static_cast<std::size_t>(l)],
+             std::string(ops::name(static_cast<ops::MemoryLevel>(l))) + " bandwidth");
+  if (name.empty()) return name;
+  return name + ": worst sample " + std::to_string(static_cast<int>(worst * 100 + 0.5)) + "% below the best";
+}
+
+ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, int threads) {
+  const double t = std::max(threads, 1);
+  return ops::memory_level(bytes, {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes});
+}
+
+std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
+                                            double working_set_bytes, FlopPrecision precision) {
+  const bool has_flops = flops > 0, has_bytes = bytes > 0;
+  RooflineBound r;
+  r.level =
+      working_set_level(working_set_bytes > 0 ? working_set_bytes : bytes, ceilings.caches, ceilings.threads);
+  const Ceiling& peak = precision == FlopPrecision::F32 ? ceilings.peak_f32 : ceilings.peak_f64;
+  const Ceiling& bandwidth = ceilings.level(r.level);
+  const double compute_s = has_flops && peak.measured() ? flops / (peak.best * 1e9) : 0.0;
+  const double memory_s = has_bytes && bandwidth.measured() ? bytes / (bandwidth.best * 1e9) : 0.0;
+  // A bound needs every ceiling the row's work names: half a roofline would read too high.
+  if ((has_flops && !peak.measured()) || (has_bytes && !bandwidth.measured())) return std::nullopt;
+  if (!(compute_s > 0) && !(memory_s > 0)) return std::nullopt;
+  r.compute_bound = compute_s >= memory_s;
+  r.seconds = std::max(compute_s, memory_s);
+  r.ceiling = r.compute_bound ? (precision == FlopPrecision::F32 ? "peak_f32" : "peak_f64")
+                              : std::string("bw_") + ops::name(r.level);
+  return r;
+}
+
+}  // namespace tfbench::workloads
