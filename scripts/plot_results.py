@@ -4,7 +4,9 @@
   plot_results.py RESULTS.h5... [-o DIR]
       per family: throughput_<family>.png (GFLOP/s or GB/s versus size per strategy and peer),
       scaling_<family>.png (speedup over the smallest thread count, when several were run),
-      peer_ratio_<family>.png (speedup versus the fastest peer, 95% bootstrap whiskers)
+      peer_ratio_<family>.png (speedup versus the fastest peer, 95% bootstrap whiskers);
+      per thread configuration: roofline_threads<N>_<space>.png (GFLOP/s versus arithmetic intensity,
+      log-log, the worker's measured peak and L1/L2/LLC/DRAM bandwidths as lines, each variant a point)
   plot_results.py --compare BASE.h5 NEW.h5 [-o DIR] [--verdicts COMPARE.json]
       comparison.png: new/base time ratio per case (colours from `tfbench compare --format json`)
 
@@ -20,7 +22,7 @@ import sys
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 
 from tfbench_results import ResultsFormatError, load  # noqa: E402
-from tfbench_results import figures  # noqa: E402
+from tfbench_results import figures, roofline  # noqa: E402
 from tfbench_results.tool import Comparison, ToolError  # noqa: E402
 
 
@@ -46,6 +48,7 @@ def main(argv=None):
                 print(f"plot_results: note: pooling runs from {len(hosts)} hosts "
                       f"({', '.join(sorted(map(str, hosts)))})", file=sys.stderr)
             written += figures.family_figures(files, args.out_dir)
+            written += roofline.roofline_figures(files, args.out_dir)
         if args.compare:
             base, new = (load(p) for p in args.compare)
             verdicts = None

@@ -104,6 +104,46 @@ def _scaling_target(rows, bound):
     return out
 
 
+ROOFLINE_TOLERANCE = 1.05  # harness/include/tfbench/harness/rows.hpp kRooflineTolerance
+
+
+def _fraction(row):
+    """The row's fraction of its roofline bound, with the 90% interval of its median sample."""
+    frac = row.get("roofline_fraction")
+    if row["status"] != "ok" or frac is None or not math.isfinite(frac):
+        return None
+    _, (lo, hi) = stats.median_interval(list(row.get("samples", [])))
+    bound = row["roofline_bound_s"]
+    interval = (bound / hi, bound / lo) if math.isfinite(lo) and lo > 0 else NO_INTERVAL
+    return frac, interval
+
+
+def _roofline_targets(rows):
+    """Issue 19 item 2: packed_small Auto reaches >= 0.8 of its roofline bound at n >= 16 and >= 0.4 at
+    n <= 8; no row runs above 1.05 of its bound (one line for the largest fraction, one per row above)."""
+    out, largest = [], None
+    for row in rows:
+        fraction = _fraction(row)
+        if fraction is None:
+            continue
+        frac, interval = fraction
+        what = f"fraction of roofline ({row['roofline_ceiling']})"
+        if row["family"] == "packed_small" and row["variant"] == "engine:auto":
+            n = json.loads(row["params"]).get("n", 0)
+            bound = 0.8 if n >= 16 else 0.4 if n <= 8 else None
+            if bound is not None:
+                out.append((_where(row), "Auto " + what, frac, bound, ">=", "", interval))
+        if frac > ROOFLINE_TOLERANCE:
+            out.append((_where(row) + " " + row["variant"], what, frac, ROOFLINE_TOLERANCE, "<=", "", interval))
+        if largest is None or frac > largest[0]:
+            largest = (frac, interval, row)
+    if largest is not None:
+        frac, interval, row = largest
+        out.append(("every row with a roofline (largest: %s %s)" % (_where(row), row["variant"]),
+                    "largest fraction of roofline", frac, ROOFLINE_TOLERANCE, "<=", "", interval))
+    return out
+
+
 def _all_peers(variants_seen, family):
     return sorted(v for (f, v) in variants_seen if f == family and v.startswith("peer:"))
 
@@ -124,6 +164,7 @@ def targets(rows):
     out += _ratio_target(groups, "bandwidth_control", "kokkos", ["peer:openmp"], 0.97,
                          "Kokkos triad / hand-written")
     out += _scaling_target(rows, 1.8)
+    out += _roofline_targets(rows)
     for variants in groups.values():
         for row in variants.values():
             m = _metrics(row)

@@ -882,6 +882,17 @@ def test_roofline():
     check("ceilings from " + cache in stdout, "the run says where its ceilings came from:\n" + stdout)
     _, report, _ = tfbench("report", second, expect=0)
     check("ceilings: peak" in report and "of bound" in report and "L2" in report, "report names them:\n" + report)
+    figures = work("roofline-figures")
+    shutil.rmtree(figures, ignore_errors=True)
+    plot = subprocess.run(["/usr/bin/python3", os.path.join(ARGS.source_dir, "scripts", "plot_results.py"), second,
+                           "-o", figures], capture_output=True, text=True)
+    png = os.path.join(figures, "roofline_threads1_openmp.png")
+    check(plot.returncode == 0 and os.path.exists(png) and os.path.getsize(png) > 10000,
+          "plot_results.py draws the roofline: %s %s" % (plot.stdout, plot.stderr))
+    targets = subprocess.run(["/usr/bin/python3", os.path.join(ARGS.source_dir, "scripts", "target_report.py"),
+                              second], capture_output=True, text=True)
+    check(targets.returncode == 0 and "largest fraction of roofline" in targets.stdout,
+          "target_report.py judges the fractions: %s %s" % (targets.stdout, targets.stderr))
 
     path = os.path.join(cache, files[0])
     with open(path) as f:

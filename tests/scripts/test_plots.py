@@ -61,6 +61,11 @@ class Files(unittest.TestCase):
 
 
 class ReaderTest(Files):
+    def test_no_roofline_without_level_ceilings(self):
+        """A file of an older writer has one DRAM ceiling and no levels: no roofline is drawn."""
+        from tfbench_results import roofline
+        self.assertEqual(roofline.roofline_figures([load(self.base)], os.path.join(self.dir, "roof")), [])
+
     def test_round_trip(self):
         f = load(self.base)
         self.assertEqual(len(f.runs), 1)

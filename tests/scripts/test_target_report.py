@@ -133,3 +133,37 @@ class TargetReportTest(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class RooflineTargetsTest(unittest.TestCase):
+    """Issue 19 item 2: Auto's fraction of its roofline bound by n, and no row above 1.05."""
+
+    @staticmethod
+    def row(variant, n, fraction, kind="engine"):
+        samples = np.full(5, 1.0)
+        return {"family": "packed_small", "variant": variant, "variant_kind": kind, "status": "ok",
+                "params": '{"n": %d, "batch": 512}' % n, "threads": 1, "group_id": "packed_small/n=%d" % n,
+                "exec_space": "openmp", "samples": samples, "median_s": 1.0, "roofline_bound_s": fraction,
+                "roofline_fraction": fraction, "roofline_ceiling": "peak_f64"}
+
+    def test_bounds_by_size_and_the_largest_fraction(self):
+        rows = [self.row("engine:auto", 16, 0.85), self.row("engine:auto", 8, 0.3),
+                self.row("peer:libxsmm", 8, 1.2, "peer"), self.row("engine:auto", 12, 0.5)]
+        lines = target_report._roofline_targets(rows)
+        verdicts = {(line[1], line[3], line[0].split(" ")[1]): target_report.verdict(line[2], line[3], line[4], line[6])
+                    for line in lines}
+        self.assertEqual(verdicts[("Auto fraction of roofline (peak_f64)", 0.8, "batch=512,n=16")], "MET")
+        self.assertEqual(verdicts[("Auto fraction of roofline (peak_f64)", 0.4, "batch=512,n=8")], "MISSED")
+        # n = 12 has no bound of its own; the peer above 1.05 is a line of its own, and the largest.
+        self.assertFalse(any(k[2] == "batch=512,n=12" and k[1] != 1.05 for k in verdicts))
+        largest = [line for line in lines if line[1] == "largest fraction of roofline"]
+        self.assertEqual(len(largest), 1)
+        self.assertAlmostEqual(largest[0][2], 1.2)
+        self.assertIn("peer:libxsmm", largest[0][0])
+        self.assertEqual(target_report.verdict(largest[0][2], 1.05, "<=", largest[0][6]), "MISSED")
+
+    def test_rows_without_a_roofline_add_nothing(self):
+        row = self.row("engine:auto", 16, math.nan)
+        self.assertEqual(target_report._roofline_targets([row]), [])
+        del row["roofline_fraction"]  # a file of an older writer
+        self.assertEqual(target_report._roofline_targets([row]), [])
