@@ -2,6 +2,7 @@
 // HDF5 results with full provenance; compares, merges and reports result files.
 
 #include "cli/commands.hpp"
+#include "provenance/blas_core.hpp"
 #include "run/environment.hpp"
 
 #include <CLI/CLI.hpp>
@@ -42,6 +43,9 @@ int main(int argc, char** argv) {
   // libgomp pinned this process at start if OMP_PROC_BIND/OMP_PLACES is set; undo that so that
   // `max` and the workers see every CPU tfbench was given (workers get the binding removed).
   if (!is_worker) impl::undo_startup_pinning();
+  // Before any process is started: OpenBLAS's kernels for this CPU's instruction set where its model
+  // detection fell back to SSE-era ones (provenance/blas_core.hpp); workers inherit the choice.
+  if (!is_worker) correct_openblas_core();
 
   CLI::App app{
       "tfbench: a benchmark workbench for tensor execution architectures.\n"

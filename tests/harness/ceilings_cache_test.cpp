@@ -9,6 +9,7 @@
 #include <fstream>
 #include <string>
 
+#include "provenance/blas_core.hpp"
 #include "run/ceilings_cache.hpp"
 
 using namespace tfbench;
@@ -108,4 +109,18 @@ TEST_CASE("ceilings: the noisiest one is named when its samples spread too far",
   CHECK(workloads::noisy_ceiling(c, 0.3).empty());  // 20% at most
   c.level(ops::MemoryLevel::L2).worst = 20.0;
   CHECK(workloads::noisy_ceiling(c, 0.3) == "l2 bandwidth: worst sample 60% below the best");
+}
+
+TEST_CASE("OpenBLAS's fallback to SSE-era kernels is corrected to the host's instruction set",
+          "[ceilings][blas]") {
+  // A core of the AVX era or later is OpenBLAS's own good choice: never overridden.
+  for (const char* core : {"SkylakeX", "Haswell", "Zen", "SapphireRapids", "Cooperlake"})
+    CHECK(openblas_core_correction(core).empty());
+  __builtin_cpu_init();
+  const bool avx512 = __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") &&
+                      __builtin_cpu_supports("avx512dq") && __builtin_cpu_supports("avx512vl");
+  const bool avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+  const std::string expected = avx512 ? "SkylakeX" : avx2 ? "Haswell" : "";
+  for (const char* core : {"Prescott", "prescott", "Nehalem", "Core2", "Unknown"})
+    CHECK(openblas_core_correction(core) == expected);
 }

@@ -64,7 +64,17 @@ int main(int argc, char** argv) {
     const auto t0 = std::chrono::steady_clock::now();
     const Ceilings c = measure_ceilings(ctx);
     const double s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-    std::printf("ceilings at %d thread(s): %.2f GFLOP/s, %.2f GB/s in %.3f s\n", threads, c.gflops, c.gbs, s);
+    std::printf("ceilings at %d thread(s) in %.3f s:\n", threads, s);
+    const auto show = [](const char* what, const tfbench::workloads::Ceiling& ceiling, const char* unit) {
+      std::printf("  %-14s best %8.2f  median %8.2f  worst %8.2f %s  (working set %.0f B)\n", what,
+                  ceiling.best, ceiling.median, ceiling.worst, unit, ceiling.working_set_bytes);
+    };
+    show("f64 peak", c.peak_f64, "GFLOP/s");
+    show("f32 peak", c.peak_f32, "GFLOP/s");
+    for (int l = 0; l < tfbench::workloads::kMemoryLevels; ++l) {
+      const auto level = static_cast<tfbench::ops::MemoryLevel>(l);
+      show(tfbench::ops::name(level), c.level(level), "GB/s");
+    }
     return 0;
   }
   const Family* family = find_family(argv[1]);

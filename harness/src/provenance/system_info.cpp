@@ -60,6 +60,18 @@ BlasInfo blas_info() {
   return info;
 }
 
+std::string blas_core_name() {
+  const char* name = openblas_get_corename();
+  return name ? name : "";
+}
+
+std::string blas_config_of_workers() {
+  std::string config = blas_info().config;
+  if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && *core)
+    config += " OPENBLAS_CORETYPE=" + std::string(core);
+  return config;
+}
+
 std::string tfbench_cache_dir(const char* override_variable, const std::string& leaf) {
   if (const char* d = std::getenv(override_variable); d && *d) return d;
   if (const char* x = std::getenv("XDG_CACHE_HOME"); x && *x) return std::string(x) + "/tfbench/" + leaf;

@@ -70,6 +70,8 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
            "sizes the levels were sized by; the threads (docs/results-format.md, Roofline)"),
       text("ceilings_source", &W::ceilings_source,
            "measured, cached <path> (<when measured>), reused (an earlier worker's) or off"),
+      text("blas_core", &W::blas_core,
+           "verified: the core whose kernels OpenBLAS loaded in this worker (openblas_get_corename)"),
       text("binding", &W::binding,
            "the CPUs of each thread, read back from it after pinning: `<cores|threads> omp:<cpus>,... "
            "others:<cpus>,...` (OpenMP thread 0, 1, ...; then the other threads, OpenBLAS's), CPUs of one "
@@ -189,6 +191,7 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("isa_mismatch", &I::isa_mismatch),
       text("tuning_file", &I::tuning_file),
       text("tuning_sha256", &I::tuning_sha256),
+      text("blas_coretype_forced", &I::blas_coretype_forced),
   };
   return attributes;
 }

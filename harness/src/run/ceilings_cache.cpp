@@ -37,11 +37,16 @@ Json ceilings_cache_key() {
   // the triad, which a commit rarely changes (kCeilingsKernelsVersion marks when it does).
   const BuildInfo& b = build_info();
   const ops::CacheSizes caches = workloads::detect_cache_sizes();
-  return Json{{"cpu_model", cpu_model()},          {"online_cpus", online_cpu_count()},
-              {"l1_bytes", caches.l1_bytes},       {"l2_bytes", caches.l2_bytes},
-              {"llc_bytes", caches.llc_bytes},     {"compiler", b.compiler},
-              {"build_type", b.build_type},        {"build_flags", b.build_flags},
-              {"blas_config", blas_info().config}, {"kernels", kCeilingsKernelsVersion}};
+  return Json{{"cpu_model", cpu_model()},
+              {"online_cpus", online_cpu_count()},
+              {"l1_bytes", caches.l1_bytes},
+              {"l2_bytes", caches.l2_bytes},
+              {"llc_bytes", caches.llc_bytes},
+              {"compiler", b.compiler},
+              {"build_type", b.build_type},
+              {"build_flags", b.build_flags},
+              {"blas_config", blas_config_of_workers()},
+              {"kernels", kCeilingsKernelsVersion}};
 }
 
 std::string default_ceilings_cache_path(const Json& key) {

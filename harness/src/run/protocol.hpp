@@ -87,12 +87,13 @@ struct Hello {
                affinity_cpus = 0;
   std::string omp_proc_bind, omp_places;
   std::string binding = "off";  // ThreadBinding::text (environment.hpp)
+  std::string blas_core;        // the kernels OpenBLAS loaded in the worker (openblas_get_corename)
   bool verified = false;
   std::string why;  // what failed verification
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Hello, pid, exec_space, threads, kokkos_threads, blas_threads_requested,
-                                   blas_threads, affinity_cpus, omp_proc_bind, omp_places, binding, verified,
-                                   why)
+                                   blas_threads, affinity_cpus, omp_proc_bind, omp_places, binding, blas_core,
+                                   verified, why)
 
 /// `body` as a message of kind `msg` ({"msg": msg, ...body}).
 Json message(const char* msg, Json body = Json::object());

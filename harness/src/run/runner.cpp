@@ -1,4 +1,5 @@
 #include "tfbench/harness/runner.hpp"
+#include "provenance/blas_core.hpp"
 
 #include "run/environment.hpp"
 #include "run/plan_runner.hpp"
@@ -92,6 +93,7 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   record_isa(info);
   info.tuning_file = options.tuning_file;
   info.tuning_sha256 = options.tuning_sha256;
+  info.blas_coretype_forced = forced_openblas_core();
   return info;
 }
 

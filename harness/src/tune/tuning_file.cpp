@@ -158,7 +158,7 @@ TuningKey current_key() {
   k.build_flags = b.build_flags;
   k.kokkos_version = b.kokkos_version;
   k.kokkos_kernels_version = b.kokkos_kernels_version;
-  k.blas_config = blas_info().config;
+  k.blas_config = blas_config_of_workers();
   return k;
 }
 

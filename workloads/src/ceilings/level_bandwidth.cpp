@@ -54,11 +54,21 @@ std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads
       pc[i] = 0.5;
     }
   }
+  // Timed inside the region, between barriers: waking the threads (milliseconds when another
+  // process holds the CPUs, e.g. OpenBLAS's threads still spinning after a GEMM) is not streaming.
   const auto timed = [&](std::int64_t passes) {
-    const auto t0 = Clock::now();
+    Clock::time_point t0, t1;
 #pragma omp parallel num_threads(threads)
-    passes_of_share(pa, pb, pc, n, passes);
-    return std::chrono::duration<double>(Clock::now() - t0).count();
+    {
+#pragma omp barrier
+#pragma omp master
+      t0 = Clock::now();
+      passes_of_share(pa, pb, pc, n, passes);
+#pragma omp barrier
+#pragma omp master
+      t1 = Clock::now();
+    }
+    return std::chrono::duration<double>(t1 - t0).count();
   };
   // Warm-up, which also sizes a sample: enough passes for min_sample_s.
   const double one_pass = std::max(timed(1), 1e-9);

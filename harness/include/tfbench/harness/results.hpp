@@ -52,6 +52,7 @@ struct RunInfo {
   // Instruction sets (TFBENCH_ARCH; lists "avx2,fma,..."); empty in files of older writers.
   std::string build_cpu_model, build_arch, build_isa, build_host_isa, run_isa, isa_mismatch;
   std::string tuning_file, tuning_sha256;  // the tuning the workers installed (empty: none; docs/tuning.md)
+  std::string blas_coretype_forced;  // OPENBLAS_CORETYPE tfbench set for its workers, and why ("": none)
 };
 
 /// One row of the `workers` table: one worker process.
@@ -72,6 +73,7 @@ struct WorkerRow {
   double ceiling_gflops_f32 = kNaN, ceiling_l1_gbs = kNaN, ceiling_l2_gbs = kNaN, ceiling_llc_gbs = kNaN;
   std::string ceilings;         // JSON: every ceiling's samples (best, median, worst), the cache sizes
   std::string ceilings_source;  // "measured", "cached <path> (<when>)", "reused" or "off"
+  std::string blas_core;        // verified: the kernels OpenBLAS loaded in the worker ("SkylakeX", ...)
 };
 
 /// How a result row ended. The file holds the text of `name()`; `Unknown` is a row whose file has

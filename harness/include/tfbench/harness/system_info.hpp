@@ -22,6 +22,11 @@ int affinity_cpu_count();
 int online_cpu_count();
 
 BlasInfo blas_info();
+/// The BLAS as the processes tfbench starts will load it: blas_info().config, plus the
+/// OPENBLAS_CORETYPE they inherit (provenance/blas_core.hpp); a key of tuning and ceilings files.
+std::string blas_config_of_workers();
+/// The core whose kernels this process's OpenBLAS loaded ("SkylakeX", "Prescott", ...).
+std::string blas_core_name();
 
 /// This user's tfbench cache directory for `leaf` ("tuning", "ceilings"): $<override_variable>
 /// when set, else $XDG_CACHE_HOME/tfbench/<leaf>, else ~/.cache/tfbench/<leaf>.
