@@ -19,8 +19,8 @@ std::string lower(std::string text) {
 /// OpenBLAS's names of the cores whose kernels use no AVX (DYNAMIC_ARCH's fallbacks included).
 bool sse_era(const std::string& core) {
   static constexpr std::array<std::string_view, 16> kCores = {
-      "prescott", "core2",   "penryn",       "dunnington", "nehalem",  "atom",     "katmai",  "coppermine",
-      "northwood", "banias", "opteron",      "opteron_sse3", "barcelona", "bobcat", "unknown", "generic"};
+      "prescott",  "core2",  "penryn",  "dunnington",   "nehalem",   "atom",   "katmai",  "coppermine",
+      "northwood", "banias", "opteron", "opteron_sse3", "barcelona", "bobcat", "unknown", "generic"};
   const std::string name = lower(core);
   return std::find(kCores.begin(), kCores.end(), name) != kCores.end();
 }

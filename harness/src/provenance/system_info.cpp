@@ -4,6 +4,7 @@
 #include <sched.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -66,10 +67,16 @@ std::string blas_core_name() {
 }
 
 std::string blas_config_of_workers() {
+  // Parent and workers must agree: the parent's OpenBLAS loaded its own detection (say Prescott),
+  // the workers' the OPENBLAS_CORETYPE they inherit, and the config string names the loaded core.
   std::string config = blas_info().config;
-  if (const char* core = std::getenv("OPENBLAS_CORETYPE"); core && *core)
-    config += " OPENBLAS_CORETYPE=" + std::string(core);
-  return config;
+  const std::string loaded = blas_core_name();
+  const char* chosen = std::getenv("OPENBLAS_CORETYPE");
+  std::string core = chosen && *chosen ? chosen : loaded;
+  for (char& c : core) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::size_t at = loaded.empty() ? std::string::npos : config.find(loaded);
+  if (at == std::string::npos) return config + " core=" + core;
+  return config.replace(at, loaded.size(), "core=" + core);
 }
 
 std::string tfbench_cache_dir(const char* override_variable, const std::string& leaf) {
