@@ -48,8 +48,9 @@ struct Ceilings {
 /// a couple of seconds, most of it the DRAM triad's first touch.
 Ceilings measure_ceilings(const RunContext& ctx);
 
-/// The ceiling whose samples spread most, as "l2 bandwidth: worst sample 45% below the best", when
-/// that spread exceeds `limit`; empty otherwise. Such ceilings were measured on a busy machine.
+/// The ceiling whose median sample falls furthest below its best, as "l2 bandwidth: median sample
+/// 45% below the best", when that exceeds `limit`; empty otherwise: such ceilings were measured on a
+/// busy machine.
 std::string noisy_ceiling(const Ceilings& ceilings, double limit);
 
 /// The level a working set of `bytes` lives in at `threads` threads: L1 and L2 are per core (their
