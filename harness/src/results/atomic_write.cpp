@@ -8,6 +8,9 @@
 #include <cerrno>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
 
 namespace tfbench::harness::impl {
 
@@ -80,6 +83,22 @@ void write_file_atomically(const std::string& path, const void* data, std::size_
     if (rename(temporary.c_str(), path.c_str()) != 0) fail(path, temporary, "", errno);
   }
   sync_directory(path);
+}
+
+void write_file_creating_directories(const std::string& path, const std::string& text) {
+  const auto parent = std::filesystem::path(path).parent_path();
+  std::error_code ec;
+  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
+  if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
+  write_file_atomically(path, text.data(), text.size(), true);
+}
+
+std::optional<std::string> read_whole_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return std::nullopt;
+  std::ostringstream text;
+  text << in.rdbuf();
+  return text.str();
 }
 
 }  // namespace tfbench::harness::impl

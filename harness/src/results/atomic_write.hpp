@@ -3,6 +3,7 @@
 // never a mix of both.
 
 #include <cstddef>
+#include <optional>
 #include <string>
 
 namespace tfbench::harness::impl {
@@ -18,5 +19,12 @@ std::string temporary_path(const std::string& path, long pid);
 /// existing file is not clobbered). On failure the temporary file is removed, `path` is unchanged, and
 /// ResultsWriteError names `path` and the cause.
 void write_file_atomically(const std::string& path, const void* data, std::size_t size, bool replace);
+
+/// write_file_atomically(path, text, replace) after creating the directories above `path` (the
+/// per-user caches: tuning and ceilings files); std::runtime_error names a directory that cannot be made.
+void write_file_creating_directories(const std::string& path, const std::string& text);
+
+/// The whole file, or nothing when it cannot be opened.
+std::optional<std::string> read_whole_file(const std::string& path);
 
 }  // namespace tfbench::harness::impl

@@ -1,8 +1,5 @@
 #include "run/ceilings_cache.hpp"
 
-#include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "results/atomic_write.hpp"
@@ -17,14 +14,6 @@ namespace {
 
 // Raised when the measuring code changes: ceilings measured by an older kernel are not reused.
 constexpr int kCeilingsKernelsVersion = 1;
-
-std::optional<std::string> read_text(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return std::nullopt;
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
-}
 
 bool same_entry(const Json& e, const CeilingsEntryKey& k) {
   return e.at("threads").get<int>() == k.threads && e.at("pinned").get<bool>() == k.pinned;
@@ -57,7 +46,7 @@ std::string default_ceilings_cache_path(const Json& key) {
 std::optional<CachedCeilings> read_cached_ceilings(const std::string& path, const Json& key,
                                                    const CeilingsEntryKey& entry, std::string& why) {
   why.clear();
-  const auto text = read_text(path);
+  const auto text = read_whole_file(path);
   if (!text) {
     why = path + ": absent";
     return std::nullopt;
@@ -92,7 +81,7 @@ std::optional<CachedCeilings> read_cached_ceilings(const std::string& path, cons
 void store_cached_ceilings(const std::string& path, const Json& key, const CeilingsEntryKey& entry,
                            const CachedCeilings& value) {
   Json entries = Json::array();
-  if (const auto text = read_text(path)) {
+  if (const auto text = read_whole_file(path)) {
     // Keep the other configurations of a file of this key; a foreign or broken file is replaced.
     try {
       const Json j = Json::parse(*text);
@@ -111,12 +100,7 @@ void store_cached_ceilings(const std::string& path, const Json& key, const Ceili
                {"version", kCeilingsFormatVersion},
                {"key", key},
                {"entries", entries}};
-  const std::string out = j.dump(1) + "\n";
-  const auto parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
-  write_file_atomically(path, out.data(), out.size(), true);
+  write_file_creating_directories(path, j.dump(1) + "\n");
 }
 
 void fill_worker_ceilings(WorkerRow& row, const workloads::Ceilings& c, const std::string& source) {

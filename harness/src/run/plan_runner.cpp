@@ -123,7 +123,11 @@ class WorkerPlanRun {
     env.pin = options.pin;
     env.tuning_file = options.tuning_file;
     environment_ = worker_environment(env);
-    look_up_ceilings();
+    if (options.measure_ceilings()) {
+      ceilings_key_ = ceilings_cache_key();
+      ceilings_path_ = default_ceilings_cache_path(ceilings_key_);
+      look_up_ceilings();
+    }
   }
 
   void run() {
@@ -537,8 +541,8 @@ class WorkerPlanRun {
   const std::string label_;
   std::vector<std::string> environment_;
   std::vector<PendingCase> pending_;
-  const Json ceilings_key_ = ceilings_cache_key();
-  const std::string ceilings_path_ = default_ceilings_cache_path(ceilings_key_);
+  Json ceilings_key_;  // this machine's and build's cache key and file, with ceilings on
+  std::string ceilings_path_;
   std::optional<workloads::Ceilings> ceilings_;  // this configuration's: cached or its first worker's
   std::string ceilings_source_;                  // "cached <path> (<when>)", "measured" or "off"
   Attempt a_;                                    // the worker process being supervised

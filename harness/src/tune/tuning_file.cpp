@@ -5,8 +5,6 @@
 #include <cmath>
 #include <cstdlib>
 #include <filesystem>
-#include <fstream>
-#include <sstream>
 #include <stdexcept>
 
 #include "results/atomic_write.hpp"
@@ -136,11 +134,9 @@ workloads::TuneClassResult class_from(const Json& j) {
 }
 
 std::string read_all(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw std::runtime_error(path + ": cannot be read");
-  std::ostringstream text;
-  text << in.rdbuf();
-  return text.str();
+  auto text = impl::read_whole_file(path);
+  if (!text) throw std::runtime_error(path + ": cannot be read");
+  return std::move(*text);
 }
 
 }  // namespace
@@ -182,12 +178,7 @@ void write_tuning_file(const std::string& path, const TuningFile& file) {
   const Json j{{"format", "tfbench-tuning"},        {"version", kTuningFormatVersion},
                {"key", key_json(file.key)},         {"created_utc", file.created_utc},
                {"command_line", file.command_line}, {"classes", classes}};
-  const std::string text = j.dump(1) + "\n";
-  const auto parent = std::filesystem::path(path).parent_path();
-  std::error_code ec;
-  if (!parent.empty()) std::filesystem::create_directories(parent, ec);
-  if (ec) throw std::runtime_error(path + ": cannot create its directory: " + ec.message());
-  impl::write_file_atomically(path, text.data(), text.size(), true);  // ResultsWriteError names path
+  impl::write_file_creating_directories(path, j.dump(1) + "\n");  // ResultsWriteError names path
 }
 
 TuningFile read_tuning_file(const std::string& path) {

@@ -1,34 +1,30 @@
 #include "ceilings/level_bandwidth.hpp"
 
+#include "common/buffer.hpp"
+
 #include <omp.h>
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdint>
-#include <cstdlib>
-#include <memory>
+#include <utility>
 
 namespace tfbench::workloads::impl {
 namespace {
 
 using Clock = std::chrono::steady_clock;
 
-struct Free {
-  void operator()(double* p) const { std::free(p); }
-};
-using Array = std::unique_ptr<double[], Free>;
-
-Array alloc(std::int64_t n) {
-  const std::size_t bytes = ((static_cast<std::size_t>(n) * sizeof(double) + 63) / 64) * 64;
-  return Array(static_cast<double*>(std::aligned_alloc(64, bytes)));
+/// The calling OpenMP thread's static share [begin, end) of [0, n).
+std::pair<std::int64_t, std::int64_t> share_of_thread(std::int64_t n) {
+  const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
+  return {n * t / threads, n * (t + 1) / threads};
 }
 
-/// Runs `passes` triad passes over the calling thread's static share of [0, n).
+/// Runs `passes` triad passes over the calling thread's share of [0, n).
 void passes_of_share(double* __restrict a, const double* __restrict b, const double* __restrict c,
                      std::int64_t n, std::int64_t passes) {
-  const std::int64_t threads = omp_get_num_threads(), t = omp_get_thread_num();
-  const std::int64_t begin = n * t / threads, end = n * (t + 1) / threads;
+  const auto [begin, end] = share_of_thread(n);
   for (std::int64_t p = 0; p < passes; ++p) {
     for (std::int64_t i = begin; i < end; ++i) a[i] = b[i] + 3.0 * c[i];
     // Each pass must really load and store: without this the compiler may keep only the last one.
@@ -42,14 +38,14 @@ std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads
                                            double min_sample_s) {
   const std::int64_t n = std::max<std::int64_t>(
       std::int64_t{64} * threads, static_cast<std::int64_t>(working_set_bytes / (3.0 * sizeof(double))));
-  Array a = alloc(n), b = alloc(n), c = alloc(n);
-  double *pa = a.get(), *pb = b.get(), *pc = c.get();
-  // First touch by the thread that streams each share (the static split of passes_of_share).
+  // Zeroed (first touch) by `threads` threads, then b and c filled by the share each one streams.
+  const auto count = static_cast<std::size_t>(n);
+  AlignedBuffer<double> a(count, threads), b(count, threads), c(count, threads);
+  double *pa = a.data(), *pb = b.data(), *pc = c.data();
 #pragma omp parallel num_threads(threads)
   {
-    const std::int64_t nt = omp_get_num_threads(), t = omp_get_thread_num();
-    for (std::int64_t i = n * t / nt; i < n * (t + 1) / nt; ++i) {
-      pa[i] = 0.0;
+    const auto [begin, end] = share_of_thread(n);
+    for (std::int64_t i = begin; i < end; ++i) {
       pb[i] = 1.0 + static_cast<double>(i % 7);
       pc[i] = 0.5;
     }
