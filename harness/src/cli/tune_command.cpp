@@ -35,6 +35,11 @@ class TuneCommand final : public Command {
         ->default_val("gemm,solve");
     sub->add_option("--levels", levels_, "memory levels of the operands (l1, l2, llc, dram), comma separated")
         ->default_val("l1,l2,llc,dram");
+    sub->add_option("--sizes-per-level", sizes_per_level_,
+                    "operand sizes measured in l2 and llc: one per factor of 8 of the level's range, at "
+                    "most this many (1: the level's geometric middle only); Auto takes the nearest")
+        ->default_val(3)
+        ->check(CLI::Range(1, 8));
     sub->add_option("--rounds", rounds_, "interleaved timing rounds per class; the median decides")
         ->default_val(5)
         ->check(CLI::Range(1, 101));
@@ -65,6 +70,7 @@ class TuneCommand final : public Command {
       tune::TuneRequest request;
       if (!tune::parse_request(threads_, sizes_, families_, levels_, request, std::cerr)) return 2;
       request.rounds = rounds_;
+      request.sizes_per_level = sizes_per_level_;
       request.min_time_s = min_time_;
       request.dram_bytes = dram_mib_ * 1024 * 1024;
       if (quick_) tune::make_quick(request);
@@ -93,7 +99,7 @@ class TuneCommand final : public Command {
 
   std::string command_line_;
   std::string threads_, output_, sizes_, families_, levels_;
-  int rounds_ = 5;
+  int rounds_ = 5, sizes_per_level_ = 3;
   double min_time_ = 0.005;
   double dram_mib_ = 256;
   bool quick_ = false, show_ = false;

@@ -86,6 +86,7 @@ workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops:
   o.gemm = r.gemm;
   o.solve = r.solve;
   o.rounds = r.rounds;
+  o.max_sizes_per_level = r.sizes_per_level;
   o.min_time_s = r.min_time_s;
   return o;
 }
@@ -187,6 +188,8 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                          (request.solve ? "solve" : ""),
                                      "--rounds",
                                      std::to_string(request.rounds),
+                                     "--sizes-per-level",
+                                     std::to_string(request.sizes_per_level),
                                      "--min-time",
                                      std::to_string(request.min_time_s),
                                      "--dram-mib",
@@ -224,7 +227,8 @@ std::string decision_table(const TuningFile& file) {
   std::ostringstream out;
   for (const auto& c : file.classes) {
     out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " n=" << std::setw(3)
-        << c.cls.item_dim << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(2)
+        << c.cls.item_dim << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(7)
+        << std::fixed << std::setprecision(2) << c.operand_bytes / (1024.0 * 1024) << " MiB " << std::setw(2)
         << c.cls.threads << "T  ";
     if (!c.choice) {
       out << "no choice\n";

@@ -16,6 +16,7 @@ struct TuneRequest {
   std::vector<ops::MemoryLevel> levels;
   bool gemm = true, solve = true;
   int rounds = 5;
+  int sizes_per_level = 3;  // workloads::TuneOptions::max_sizes_per_level
   double min_time_s = 0.005;
   double dram_bytes = 256.0 * 1024 * 1024;
   std::string command_line;

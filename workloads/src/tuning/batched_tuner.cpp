@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
@@ -33,21 +34,32 @@ double item_elements(BatchedFamily family, int n) {
   return family == BatchedFamily::Gemm ? 3.0 * n * n : double(n) * n + 2.0 * n;
 }
 
-/// Operand bytes a class of `level` aims at: the middle of the level (geometrically between its
-/// boundaries), so that a run-time batch anywhere in the level is near it.
-double target_bytes(MemoryLevel level, const ops::CacheSizes& c, double dram_bytes) {
+/// Operand bytes the classes of `level` aim at. L1 and DRAM: one size (half the L1; twice the LLC at
+/// least, since a batch that fits it is not a DRAM batch). L2 and the LLC span wide ranges (an LLC
+/// from 2 to 300 MiB), and the fastest provider changes inside one (libxsmm at 3 MiB, the
+/// specialized kernel at 25 MiB on a Xeon): one size per factor of 8 of the range, at most
+/// `max_sizes`, each the geometric middle of its part.
+std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, double dram_bytes,
+                                 int max_sizes) {
+  double lo = 0, hi = 0;
   switch (level) {
     case MemoryLevel::L1:
-      return 0.5 * c.l1_bytes;
+      return {0.5 * c.l1_bytes};
     case MemoryLevel::L2:
-      return std::sqrt(c.l1_bytes * c.l2_bytes);
+      lo = c.l1_bytes, hi = c.l2_bytes;
+      break;
     case MemoryLevel::LLC:
-      return std::sqrt(c.l2_bytes * c.llc_bytes);
+      lo = c.l2_bytes, hi = c.llc_bytes;
+      break;
     case MemoryLevel::DRAM:
-      // Twice the last-level cache at least: a batch that fits it is not a DRAM batch.
-      return std::max(dram_bytes, 2.0 * c.llc_bytes);
+      return {std::max(dram_bytes, 2.0 * c.llc_bytes)};
   }
-  return dram_bytes;
+  if (!(lo > 0) || !(hi > lo)) return {hi};
+  const double span = std::log(hi / lo);
+  const int sizes = std::clamp(static_cast<int>(std::ceil(span / std::log(8.0))), 1, std::max(1, max_sizes));
+  std::vector<double> out;
+  for (int i = 0; i < sizes; ++i) out.push_back(lo * std::exp(span * (2.0 * i + 1) / (2.0 * sizes)));
+  return out;
 }
 
 HostTensor aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
@@ -139,18 +151,18 @@ double median(std::vector<double> v) {
 }
 
 /// Items of a class: its target bytes over one item's bytes, at least one.
-Index class_items(const TuneOptions& o, BatchedFamily family, int n, MemoryLevel level) {
+Index class_items(BatchedFamily family, int n, double target) {
   const double per_item = item_elements(family, n) * sizeof(double);
-  return std::max<Index>(1, static_cast<Index>(target_bytes(level, o.caches, o.dram_bytes) / per_item));
+  return std::max<Index>(1, static_cast<Index>(target / per_item));
 }
 
 class ClassBench {
  public:
-  ClassBench(const TuneOptions& o, BatchedFamily family, int n, MemoryLevel level, std::uint64_t seed)
+  ClassBench(const TuneOptions& o, BatchedFamily family, int n, Index items, std::uint64_t seed)
       : options_(o),
         family_(family),
         n_(n),
-        items_(class_items(o, family, n, level)),
+        items_(items),
         bytes_(item_elements(family, n) * sizeof(double) * static_cast<double>(items_)),
         a_(aligned_tensor(n, n, items_, derive_seed(seed, 0), o.threads)),
         b_(aligned_tensor(n, columns(), items_, derive_seed(seed, 1), o.threads)),
@@ -206,7 +218,8 @@ class ClassBench {
 std::string describe_result(const TuneClassResult& r) {
   std::ostringstream line;
   line << (r.cls.family == BatchedFamily::Gemm ? "gemm" : "solve") << " n=" << r.cls.item_dim << " "
-       << ops::name(r.cls.level) << " (" << r.items << " items) " << r.cls.threads << "T: ";
+       << ops::name(r.cls.level) << " (" << r.items << " items, " << r.operand_bytes / (1024.0 * 1024)
+       << " MiB) " << r.cls.threads << "T: ";
   if (!r.choice) return line.str() + "no candidate passed";
   for (const TuneCandidate& c : r.candidates) {
     if (!c.skipped.empty()) continue;
@@ -232,10 +245,10 @@ void drop_slow_candidates(std::vector<TuneCandidate>& candidates, std::vector<st
 }
 
 TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily family, int n,
-                           MemoryLevel level) {
-  ClassBench bench(o, family, n, level, derive_seed(o.seed, static_cast<std::uint64_t>(n) * 16 + int(level)));
+                           MemoryLevel level, Index items, std::uint64_t seed) {
+  ClassBench bench(o, family, n, items, seed);
   TuneClassResult result;
-  result.cls = ops::TuningClass{family, DType::F64, n, level, o.threads};
+  result.cls = ops::TuningClass{family, DType::F64, n, level, o.threads, bench.bytes()};
   result.items = bench.items();
   result.operand_bytes = bench.bytes();
   result.candidates = candidates_of(family, o.threads);
@@ -288,10 +301,22 @@ std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
         // A class whose smallest batch (one item) already spills its level cannot be measured there.
         const double one_item = item_elements(family, n) * sizeof(double);
         if (ops::memory_level(one_item, options.caches) > level) continue;
-        auto entered = backend.with_session(
-            [&](Session& session) { results.push_back(tune_class(options, session, family, n, level)); });
-        if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
-        if (progress) progress(describe_result(results.back()));
+        Index previous_items = 0;
+        std::uint64_t point = 0;
+        for (double target :
+             target_bytes(level, options.caches, options.dram_bytes, options.max_sizes_per_level)) {
+          const Index items = class_items(family, n, target);
+          ++point;
+          if (items == previous_items) continue;  // large items: two sizes round to one batch
+          previous_items = items;
+          const std::uint64_t seed =
+              derive_seed(options.seed, (static_cast<std::uint64_t>(n) * 16 + int(level)) * 8 + point);
+          auto entered = backend.with_session([&](Session& session) {
+            results.push_back(tune_class(options, session, family, n, level, items, seed));
+          });
+          if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
+          if (progress) progress(describe_result(results.back()));
+        }
       }
     }
   }

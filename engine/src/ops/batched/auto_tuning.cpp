@@ -4,8 +4,19 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 
 namespace tfbench::ops {
+namespace {
+
+/// larger / smaller of the two sizes (>= 1; |log| of their ratio, without a log); a class measured
+/// at no size (0) or a call of unknown size is as far as can be.
+double ratio_to(double measured, double asked) {
+  if (!(measured > 0) || !(asked > 0)) return std::numeric_limits<double>::infinity();
+  return measured > asked ? measured / asked : asked / measured;
+}
+
+}  // namespace
 
 const char* name(MemoryLevel level) {
   switch (level) {
@@ -38,16 +49,18 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
 void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice) {
   std::vector<Entry>& entries = buckets_[bucket(cls.family, cls.level)];
   for (Entry& e : entries) {
-    if (e.cls.dtype == cls.dtype && e.cls.item_dim == cls.item_dim && e.cls.threads == cls.threads) {
+    if (e.cls.dtype == cls.dtype && e.cls.item_dim == cls.item_dim && e.cls.threads == cls.threads &&
+        e.cls.working_set_bytes == cls.working_set_bytes) {
       e.choice = choice;
       return;
     }
   }
-  // Kept in lookup order: by dtype, thread count descending, item size ascending.
+  // Kept in lookup order: by dtype, thread count descending, item size ascending, bytes ascending.
   const auto before = [](const TuningClass& x, const TuningClass& y) {
     if (x.dtype != y.dtype) return x.dtype < y.dtype;
     if (x.threads != y.threads) return x.threads > y.threads;
-    return x.item_dim < y.item_dim;
+    if (x.item_dim != y.item_dim) return x.item_dim < y.item_dim;
+    return x.working_set_bytes < y.working_set_bytes;
   };
   const auto at =
       std::find_if(entries.begin(), entries.end(), [&](const Entry& e) { return before(cls, e.cls); });
@@ -84,6 +97,7 @@ std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype
     const TuningClass& c = e.cls;
     if (c.dtype != dtype || c.threads != best_threads || c.item_dim <= 0) continue;
     if (c.item_dim > 2 * std::int64_t(item_dim)) break;  // this and every later size is too far
+    if (nearest != nullptr && c.item_dim == nearest->cls.item_dim) continue;  // its first entry stands
     const std::int64_t hi = std::max(c.item_dim, item_dim), lo = std::min(c.item_dim, item_dim);
     const bool nearer = nearest == nullptr ? hi <= 2 * lo : hi * near_lo < near_hi * lo;
     if (nearer) {
@@ -93,7 +107,21 @@ std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype
     }
   }
   if (nearest == nullptr) return std::nullopt;
-  return nearest->choice;
+  // Last, of that item size's classes (adjacent, by bytes ascending), the one measured nearest to the
+  // working set on a log scale; a class without bytes matches any size, but loses to one with them.
+  const Entry* end = entries.data() + entries.size();
+  const Entry* chosen = nearest;
+  double chosen_ratio = ratio_to(nearest->cls.working_set_bytes, working_set_bytes);
+  for (const Entry* e = nearest + 1; e != end && e->cls.item_dim == nearest->cls.item_dim &&
+                                     e->cls.threads == best_threads && e->cls.dtype == dtype;
+       ++e) {
+    const double r = ratio_to(e->cls.working_set_bytes, working_set_bytes);
+    if (r < chosen_ratio) {
+      chosen_ratio = r;
+      chosen = e;
+    }
+  }
+  return chosen->choice;
 }
 
 }  // namespace tfbench::ops

@@ -137,6 +137,40 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
   CHECK(u.size() == 4);
 }
 
+TEST_CASE("AutoTuning: a level measured at several sizes answers with the nearest size",
+          "[batched][tuning]") {
+  // One LLC from 1 to 32 MiB: on a Xeon with a 300 MiB LLC, libxsmm won at 3 MiB and the specialized
+  // kernel at 25 MiB; one class for the whole level gave a 3 MiB batch the 25 MiB answer.
+  constexpr double MiB = 1024.0 * 1024;
+  AutoTuning t("t", kCaches);
+  const auto llc = [](int threads, double bytes) {
+    return TuningClass{BatchedFamily::Gemm, DType::F64, 16, MemoryLevel::LLC, threads, bytes};
+  };
+  t.add(llc(1, 24 * MiB), {ItemProvider::Specialized, std::nullopt});
+  t.add(llc(1, 4 * MiB), {ItemProvider::Libxsmm, std::nullopt});
+  t.add(llc(1, 12 * MiB), {ItemProvider::Blas, std::nullopt});
+  t.add(llc(2, 4 * MiB), {ItemProvider::KokkosBatched, BatchStrategy::OuterParallel});
+  CHECK(t.size() == 4);  // distinct sizes are distinct classes
+  auto at = [&](int n, double bytes, int threads) {
+    return t.lookup(BatchedFamily::Gemm, DType::F64, n, bytes, threads)->provider;
+  };
+  CHECK(at(16, 3 * MiB, 1) == ItemProvider::Libxsmm);
+  CHECK(at(16, 6.5 * MiB, 1) == ItemProvider::Libxsmm);  // 6.5 / 4 < 12 / 6.5
+  CHECK(at(16, 7.5 * MiB, 1) == ItemProvider::Blas);
+  CHECK(at(16, 30 * MiB, 1) == ItemProvider::Specialized);
+  CHECK(at(14, 30 * MiB, 1) == ItemProvider::Specialized);    // item size first, then bytes
+  CHECK(at(16, 30 * MiB, 2) == ItemProvider::KokkosBatched);  // threads first: 2 threads have one size
+  t.add(llc(1, 4 * MiB), {ItemProvider::KokkosBatched, std::nullopt});  // replaces that size's choice
+  CHECK(t.size() == 4);
+  CHECK(at(16, 3 * MiB, 1) == ItemProvider::KokkosBatched);
+  // A class without a size (0) answers for its whole level, but a measured size nearby wins.
+  AutoTuning u("u", kCaches);
+  u.add({BatchedFamily::Gemm, DType::F64, 16, MemoryLevel::LLC, 1}, {ItemProvider::Blas, std::nullopt});
+  CHECK(u.lookup(BatchedFamily::Gemm, DType::F64, 16, 3 * MiB, 1)->provider == ItemProvider::Blas);
+  u.add(llc(1, 24 * MiB), {ItemProvider::Specialized, std::nullopt});
+  CHECK(u.lookup(BatchedFamily::Gemm, DType::F64, 16, 3 * MiB, 1)->provider == ItemProvider::Specialized);
+}
+
 TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model",
           "[batched][tuning]") {
   // KokkosBatched is never Auto's built-in choice on a host space: only the tuning can pick it.

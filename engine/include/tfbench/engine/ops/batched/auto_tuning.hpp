@@ -36,6 +36,9 @@ struct TuningClass {
   int item_dim = 0;  // n of n x n items (the largest of m, n, k)
   MemoryLevel level = MemoryLevel::L1;
   int threads = 1;  // threads of the execution context it was measured in
+  // Operand bytes it was measured at; 0: anywhere in its level. A level is measured at several
+  // sizes where it spans a wide range (an LLC from 2 to 300 MiB), and the nearest size decides.
+  double working_set_bytes = 0;
 };
 
 /// What won for a class. `strategy` empty: Auto's cost model decides the fan-out for that provider.
@@ -54,8 +57,9 @@ class AutoTuning {
 
   /// The choice of the nearest measured class: same family, dtype and memory level; the largest
   /// measured thread count not above `threads` (else the smallest); the measured item_dim nearest
-  /// to `item_dim` on a log scale, and only within a factor of two of it. Empty: no class applies
-  /// (Auto's built-in preference decides).
+  /// to `item_dim` on a log scale, and only within a factor of two of it; of that item_dim's
+  /// classes, the one measured at the working set nearest to `working_set_bytes` on a log scale.
+  /// Empty: no class applies (Auto's built-in preference decides).
   std::optional<TuningChoice> lookup(BatchedFamily family, DType dtype, int item_dim,
                                      double working_set_bytes, int threads) const;
 
