@@ -907,6 +907,10 @@ def test_roofline():
           "the second run reuses the cache: %s %s" % (w2["ceilings_source"], w2["ceilings_s"]))
     check(w2["ceiling_l2_gbs"] == w["ceiling_l2_gbs"] and w2["ceilings"] == w["ceilings"], "the same ceilings")
     check("ceilings from " + cache in stdout, "the run says where its ceilings came from:\n" + stdout)
+    check("1 worker start(s), ceilings cached" in stdout,
+          "the estimate counts no measuring for cached ceilings:\n" + stdout)
+    _, listed, _ = tfbench("list", config("roofline.yaml"), env=env, expect=0)
+    check("ceilings cached" in listed, "list estimates as run would:\n" + listed)
     _, report, _ = tfbench("report", second, expect=0)
     check("ceilings: peak" in report and "of bound" in report and "L2" in report, "report names them:\n" + report)
     figures = work("roofline-figures")

@@ -41,6 +41,7 @@ TEST_CASE("the estimate is repetitions x min_time and calibration per runnable r
           "[estimate]") {
   const EstimateCosts costs;
   const RunEstimate e = estimate_run(synthetic_plan(), true, costs);
+  CHECK(e.ceilings_measured == 2);
   CHECK(e.workers == 2);
   CHECK(e.measured == 4);
   CHECK(e.skipped == 2);
@@ -50,7 +51,20 @@ TEST_CASE("the estimate is repetitions x min_time and calibration per runnable r
   CHECK(e.total_s() == Catch::Detail::Approx(e.rows_s + e.workers_s));
   const RunEstimate no_ceilings = estimate_run(synthetic_plan(), false, costs);
   CHECK(no_ceilings.workers_s == Catch::Detail::Approx(2 * costs.worker_start_s));
-  CHECK(describe(e).rfind("about 5.1", 0) == 0);
+  CHECK(describe(e).rfind("about 9.1", 0) == 0);
+  CHECK(describe(e).find("2 worker start(s) with ceilings") != std::string::npos);
+  // Cached ceilings cost nothing: here the 1-thread configuration's are in the cache.
+  const RunEstimate cached = estimate_run(
+      synthetic_plan(), [](const WorkerPlan& w) { return w.threads != 1; }, true, costs);
+  CHECK(cached.ceilings_measured == 1);
+  CHECK(cached.workers_s == Catch::Detail::Approx(2 * costs.worker_start_s + costs.ceilings_s));
+  CHECK(describe(cached).find("2 worker start(s), 1 measuring ceilings, the others cached") !=
+        std::string::npos);
+  const RunEstimate all_cached = estimate_run(
+      synthetic_plan(), [](const WorkerPlan&) { return false; }, true, costs);
+  CHECK(all_cached.workers_s == Catch::Detail::Approx(2 * costs.worker_start_s));
+  CHECK(describe(all_cached).find("2 worker start(s), ceilings cached:") != std::string::npos);
+  CHECK(describe(no_ceilings).find("2 worker start(s):") != std::string::npos);
   CHECK(describe(e).find("4 row(s) to measure") != std::string::npos);
   CHECK(describe(e).find("2 skipped") != std::string::npos);
 }

@@ -1,6 +1,7 @@
 // `tfbench run`, `list`, `validate` and the hidden `worker`.
 
 #include "cli/commands.hpp"
+#include "run/ceilings_cache.hpp"
 #include "run/environment.hpp"
 #include "run/variant_query.hpp"
 #include "run/worker.hpp"
@@ -261,7 +262,11 @@ class ListCommand final : public Command {
       query.configs = selection_.configs;
       query.filter = overrides.filter;
       for (const auto& note : ask_workers_for_variants(plan, query)) std::cerr << "note: " << note << "\n";
-      print_plan(plan, std::cout);
+      // As `run` with its defaults would go: the ceilings cached, the workers pinned.
+      const bool ceilings = RunOptions{}.measure_ceilings();
+      print_plan(
+          plan, std::cout,
+          estimate_run(plan, impl::ceilings_measured_by(RunOptions{}.ceilings, RunOptions{}.pin), ceilings));
     } catch (const std::invalid_argument& e) {
       std::cerr << e.what() << "\n";
       return 2;

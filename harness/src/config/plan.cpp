@@ -30,12 +30,15 @@ double expected_worker_seconds(bool measure_ceilings, const EstimateCosts& costs
   return costs.worker_start_s + (measure_ceilings ? costs.ceilings_s : 0.0);
 }
 
-RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const EstimateCosts& costs) {
+RunEstimate estimate_run(const RunPlan& plan, const MeasuresCeilingsFn& measures_ceilings, bool ceilings,
+                         const EstimateCosts& costs) {
   RunEstimate e;
-  e.ceilings = measure_ceilings;
+  e.ceilings = ceilings;
   for (const auto& w : plan.workers) {
     ++e.workers;
-    e.workers_s += expected_worker_seconds(measure_ceilings, costs);
+    const bool measures = measures_ceilings && measures_ceilings(w);
+    if (measures) ++e.ceilings_measured;
+    e.workers_s += expected_worker_seconds(measures, costs);
     for (const auto& g : w.groups) {
       for (const auto& v : g.variants) {
         ++(v.unavailable ? e.skipped : e.measured);
@@ -44,6 +47,11 @@ RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const Estim
     }
   }
   return e;
+}
+
+RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const EstimateCosts& costs) {
+  return estimate_run(
+      plan, [measure_ceilings](const WorkerPlan&) { return measure_ceilings; }, measure_ceilings, costs);
 }
 
 std::string format_duration(double seconds) {
@@ -64,8 +72,16 @@ std::string describe(const RunEstimate& e) {
   std::string text = "about " + format_duration(e.total_s()) + " (" + std::to_string(e.measured) +
                      " row(s) to measure: " + format_duration(e.rows_s);
   if (e.skipped > 0) text += "; " + std::to_string(e.skipped) + " skipped";
-  return text + "; " + std::to_string(e.workers) + " worker start(s)" + (e.ceilings ? " with ceilings" : "") +
-         ": " + format_duration(e.workers_s) + ")";
+  std::string ceilings;
+  if (e.ceilings && e.ceilings_measured == e.workers) {
+    ceilings = " with ceilings";
+  } else if (e.ceilings_measured > 0) {
+    ceilings = ", " + std::to_string(e.ceilings_measured) + " measuring ceilings, the others cached";
+  } else if (e.ceilings) {
+    ceilings = ", ceilings cached";
+  }
+  return text + "; " + std::to_string(e.workers) + " worker start(s)" + ceilings + ": " +
+         format_duration(e.workers_s) + ")";
 }
 
 double case_time_limit(const CaseGroup& group) {
@@ -173,7 +189,7 @@ RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overri
   return plan;
 }
 
-void print_plan(const RunPlan& plan, std::ostream& out, bool measure_ceilings) {
+void print_plan(const RunPlan& plan, std::ostream& out, const RunEstimate& estimate) {
   for (const auto& w : plan.workers) {
     for (const auto& g : w.groups) {
       for (const auto& v : g.variants) {
@@ -190,7 +206,7 @@ void print_plan(const RunPlan& plan, std::ostream& out, bool measure_ceilings) {
   for (const auto& w : plan.workers) groups += w.groups.size();
   out << plan.row_count() << " case(s) (" << groups << " parameter point(s) x variants) in "
       << plan.workers.size() << " worker(s)\n";
-  out << "estimated time: " << describe(estimate_run(plan, measure_ceilings)) << "\n";
+  out << "estimated time: " << describe(estimate) << "\n";
 }
 
 }  // namespace tfbench::harness

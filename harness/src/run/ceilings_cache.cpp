@@ -1,5 +1,7 @@
 #include "run/ceilings_cache.hpp"
 
+#include <memory>
+
 #include <stdexcept>
 
 #include "results/atomic_write.hpp"
@@ -101,6 +103,19 @@ void store_cached_ceilings(const std::string& path, const Json& key, const Ceili
                {"key", key},
                {"entries", entries}};
   write_file_creating_directories(path, j.dump(1) + "\n");
+}
+
+MeasuresCeilingsFn ceilings_measured_by(CeilingsMode mode, bool pin) {
+  if (mode != CeilingsMode::Cached) {
+    const bool measures = mode == CeilingsMode::Measure;
+    return [measures](const WorkerPlan&) { return measures; };
+  }
+  const auto key = std::make_shared<const Json>(ceilings_cache_key());
+  const std::string path = default_ceilings_cache_path(*key);
+  return [key, path, pin](const WorkerPlan& w) {
+    std::string why;
+    return !read_cached_ceilings(path, *key, {w.threads, pin}, why).has_value();
+  };
 }
 
 void fill_worker_ceilings(WorkerRow& row, const workloads::Ceilings& c, const std::string& source) {

@@ -9,7 +9,9 @@
 #include <string>
 
 #include "tfbench/harness/json.hpp"
+#include "tfbench/harness/plan.hpp"
 #include "tfbench/harness/results.hpp"
+#include "tfbench/harness/runner.hpp"
 #include "tfbench/workloads/ceilings.hpp"
 
 namespace tfbench::harness::impl {
@@ -43,6 +45,10 @@ std::optional<CachedCeilings> read_cached_ceilings(const std::string& path, cons
 /// std::runtime_error naming the path.
 void store_cached_ceilings(const std::string& path, const Json& key, const CeilingsEntryKey& entry,
                            const CachedCeilings& value);
+
+/// Which workers of a run measure their ceilings, for its estimate: every one with `measure`, none
+/// with `off`, and with `cached` those whose configuration (threads, `pin`) this machine's cache lacks.
+MeasuresCeilingsFn ceilings_measured_by(CeilingsMode mode, bool pin);
 
 /// The worker row's ceiling columns (the values, their JSON detail and where they came from).
 void fill_worker_ceilings(WorkerRow& row, const workloads::Ceilings& ceilings, const std::string& source);

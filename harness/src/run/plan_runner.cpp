@@ -509,9 +509,11 @@ class WorkerPlanRun {
   /// busy; a cache that cannot be written costs the next run a measurement, never this run's results.
   void remember_ceilings(double seconds) {
     const std::string noisy = workloads::noisy_ceiling(*ceilings_, noisy_ceiling_spread());
-    progress_.note(
-        label_ + ": ceilings measured in " + format_seconds(seconds) +
-        (noisy.empty() ? "" : "; warning: noisy (" + noisy + "): not cached, the machine is busy"));
+    progress_.note(label_ + ": ceilings measured in " + format_seconds(seconds) +
+                   (noisy.empty() ? ""
+                                  : "; warning: noisy (" + noisy +
+                                        "): not cached; another process shares these CPUs, or "
+                                        "unpinned threads share one (--no-pin)"));
     if (!noisy.empty()) return;
     try {
       store_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), {*ceilings_, utc_now_iso()});

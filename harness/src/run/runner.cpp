@@ -1,6 +1,7 @@
 #include "tfbench/harness/runner.hpp"
 #include "provenance/blas_core.hpp"
 
+#include "run/ceilings_cache.hpp"
 #include "run/environment.hpp"
 #include "run/plan_runner.hpp"
 #include "run/progress.hpp"
@@ -97,6 +98,12 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   return info;
 }
 
+/// The run's expected time: workers that find their ceilings in the cache do not measure them.
+RunEstimate run_estimate(const RunPlan& plan, const RunOptions& options) {
+  return estimate_run(plan, impl::ceilings_measured_by(options.ceilings, options.pin),
+                      options.measure_ceilings());
+}
+
 }  // namespace
 
 int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& err) {
@@ -148,7 +155,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
   query.listing = options.dry_run;
   for (const auto& note : ask_workers_for_variants(plan, query)) err << "note: " << note << '\n';
   if (options.dry_run) {
-    print_plan(plan, out, options.measure_ceilings());
+    print_plan(plan, out, run_estimate(plan, options));
     out << "dry run: nothing measured; a run would write " << path << "\n";
     return kRunOk;
   }
@@ -175,7 +182,7 @@ int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& e
     err << "tfbench run: " << e.what() << '\n';
     return kRunBadInput;
   }
-  const RunEstimate estimate = estimate_run(plan, options.measure_ceilings());
+  const RunEstimate estimate = run_estimate(plan, options);
   if (!info.fault_inject.empty()) {
     err << "tfbench run: note: TFBENCH_FAULT_INJECT='" << info.fault_inject
         << "' injects faults into the workers; recorded in the run's fault_inject attribute\n";

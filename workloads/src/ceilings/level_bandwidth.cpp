@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdint>
+#include <limits>
 #include <utility>
 
 namespace tfbench::workloads::impl {
@@ -32,7 +33,17 @@ void passes_of_share(double* __restrict a, const double* __restrict b, const dou
   }
 }
 
+constexpr int kWarmupPasses = 3;
+
 }  // namespace
+
+long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min_sample_s) {
+  double fastest = std::numeric_limits<double>::infinity();
+  for (double s : warmup_pass_s)
+    if (s > 0) fastest = std::min(fastest, s);
+  if (!std::isfinite(fastest)) return 1;
+  return static_cast<long long>(std::max(1.0, std::ceil(min_sample_s / std::max(fastest, 1e-9))));
+}
 
 std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads, int samples,
                                            double min_sample_s) {
@@ -66,9 +77,10 @@ std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads
     }
     return std::chrono::duration<double>(t1 - t0).count();
   };
-  // Warm-up, which also sizes a sample: enough passes for min_sample_s.
-  const double one_pass = std::max(timed(1), 1e-9);
-  const auto passes = static_cast<std::int64_t>(std::max(1.0, std::ceil(min_sample_s / one_pass)));
+  // Warm-up, which also sizes a sample.
+  std::vector<double> warmup;
+  for (int w = 0; w < kWarmupPasses; ++w) warmup.push_back(timed(1));
+  const std::int64_t passes = passes_for_sample(warmup, min_sample_s);
   std::vector<double> gbs;
   for (int s = 0; s < samples; ++s) {
     const double seconds = timed(passes);

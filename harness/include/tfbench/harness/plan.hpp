@@ -4,6 +4,7 @@
 
 #include "tfbench/harness/config.hpp"
 
+#include <functional>
 #include <optional>
 #include <ostream>
 #include <string>
@@ -63,11 +64,12 @@ struct RunPlan {
 RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overrides);
 
 /// What a run is expected to cost beyond its timing settings, as measured on a loaded 2-core VM
-/// (configs/smoke.yaml: 2 worker starts 57 ms, ceilings 1.9 s, 3.8 s of set-up, check and
-/// calibration over 246 measured rows, i.e. about 2.5 min_time + 10 ms per row).
+/// (configs/smoke.yaml: 2 worker starts 57 ms, 3.8 s of set-up, check and calibration over 246
+/// measured rows, i.e. about 2.5 min_time + 10 ms per row; the hierarchical ceilings 2.4-5 s per
+/// thread configuration on the 2-core Xeon, most of it the DRAM triad's first touch).
 struct EstimateCosts {
   double worker_start_s = 0.05;  // starting Kokkos and the BLAS library, verifying the threads
-  double ceilings_s = 1.0;       // the ceiling measurement of each worker (none with --no-ceilings)
+  double ceilings_s = 3.0;       // measuring one configuration's ceilings (0 where they are cached)
   double row_setup_s = 0.01;     // allocating a variant's inputs and checking it
   double skipped_row_s = 0.001;  // a variant that cannot run here: asked and recorded, not measured
 };
@@ -85,9 +87,15 @@ double expected_worker_seconds(bool measure_ceilings, const EstimateCosts& costs
 struct RunEstimate {
   double rows_s = 0.0, workers_s = 0.0;
   std::size_t measured = 0, skipped = 0, workers = 0;
-  bool ceilings = true;  // each worker measures the machine ceilings
+  std::size_t ceilings_measured = 0;  // workers that measure the machine ceilings (not cached, not off)
+  bool ceilings = true;               // the run has ceilings (measured or cached)
   double total_s() const { return rows_s + workers_s; }
 };
+/// Whether a worker measures its ceilings: false where they are off or in the machine's cache.
+using MeasuresCeilingsFn = std::function<bool(const WorkerPlan&)>;
+RunEstimate estimate_run(const RunPlan& plan, const MeasuresCeilingsFn& measures_ceilings,
+                         bool ceilings = true, const EstimateCosts& costs = {});
+/// Every worker measures (`measure_ceilings`) or none does.
 RunEstimate estimate_run(const RunPlan& plan, bool measure_ceilings, const EstimateCosts& costs = {});
 
 /// "about 12 s (246 row(s) to measure: 9.4 s; 30 skipped; 2 worker start(s) with ceilings: 2.1 s)".
@@ -98,6 +106,6 @@ std::string format_duration(double seconds);
 
 /// One line per row a run would produce, then a count and the estimated time: what `tfbench list`
 /// prints. A variant unavailable here is marked `[skipped: <reason>]`.
-void print_plan(const RunPlan& plan, std::ostream& out, bool measure_ceilings = true);
+void print_plan(const RunPlan& plan, std::ostream& out, const RunEstimate& estimate);
 
 }  // namespace tfbench::harness
