@@ -24,6 +24,16 @@ def _ceilings(worker):
     return (peak, levels) if finite(peak) and levels else None
 
 
+def _llc_sizes(worker):
+    """The LLC's bandwidth at further working sets, from the ceilings JSON: [(MiB, GB/s), ...]."""
+    try:
+        sizes = json.loads(worker.get("ceilings") or "{}").get("llc_sizes") or []
+    except ValueError:
+        return []
+    return [(c["working_set_bytes"] / 2**20, c["best"]) for c in sizes
+            if finite(c.get("best")) and finite(c.get("working_set_bytes"))]
+
+
 def _points(rows):
     out = []
     for r in rows:
@@ -56,6 +66,10 @@ def _figure(files, run, threads, space, worker, rows, outdir):
         line, = ax.plot(x, np.minimum(peak, bw * x), color=LEVEL_COLORS[key], linewidth=1.5)
         handles.append(line)
         labels.append(f"{label} {bw:.3g} GB/s")
+    for mib, bw in _llc_sizes(worker):
+        line, = ax.plot(x, np.minimum(peak, bw * x), color=LEVEL_COLORS["llc"], linewidth=1.0, linestyle="--")
+        handles.append(line)
+        labels.append(f"LLC at {mib:.3g} MiB {bw:.3g} GB/s")
     ax.axhline(peak, color="black", linewidth=1.0, alpha=0.4)
     handles.append(Line2D([], [], color="black", alpha=0.4))
     labels.append(f"f64 peak {peak:.3g} GFLOP/s")
@@ -95,7 +109,7 @@ def _figure(files, run, threads, space, worker, rows, outdir):
                              note=note)
     caption = (f"Roofline at threads={threads} on {space}: {len(points)} variant(s) against the measured peak "
                f"and {', '.join(label for _, label, _ in levels)} bandwidths; a point's bound is the line of the "
-               "level its working set lives in.")
+               "level its working set lives in (for the LLC, the dashed line measured nearest its working set).")
     return figures.Figure(path, caption, layout)
 
 

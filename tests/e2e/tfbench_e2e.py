@@ -884,6 +884,15 @@ def test_roofline():
     for c in levels + [detail["peak_f64"], detail["peak_f32"]]:
         check(c["samples"] == 5 and c["worst"] <= c["median"] <= c["best"], "samples with their spread: %s" % c)
     check(detail["bandwidth"]["dram"]["best"] == w["ceiling_gbs"], "ceiling_gbs is the DRAM level")
+    # The LLC ladder: where the LLC is over twice the L2 (here one thread's), further LLC working sets
+    # between the two, ascending, each measured like a level.
+    caches, ladder = detail["caches"], detail["llc_sizes"]
+    spans = caches["llc_bytes"] > 2 * caches["l2_bytes"]
+    check(bool(ladder) == spans and len(ladder) <= 3, "an LLC ladder where the LLC spans: %s %s" % (caches, ladder))
+    sizes = [c["working_set_bytes"] for c in ladder]
+    check(sizes == sorted(sizes) and all(caches["l2_bytes"] < ws < caches["llc_bytes"] for ws in sizes),
+          "ladder sizes inside the LLC: %s" % sizes)
+    check(all(c["samples"] == 5 and c["worst"] <= c["median"] <= c["best"] for c in ladder), "ladder samples")
     files = os.listdir(cache)
     check(len(files) == 1, "one cache file: %s" % files)
     for r in rows:
@@ -913,6 +922,7 @@ def test_roofline():
     check("ceilings cached" in listed, "list estimates as run would:\n" + listed)
     _, report, _ = tfbench("report", second, expect=0)
     check("ceilings: peak" in report and "of bound" in report and "L2" in report, "report names them:\n" + report)
+    check(not ladder or " MiB: " in report, "report lists the LLC ladder:\n" + report)
     figures = work("roofline-figures")
     shutil.rmtree(figures, ignore_errors=True)
     plot = subprocess.run(["/usr/bin/python3", os.path.join(ARGS.source_dir, "scripts", "plot_results.py"), second,

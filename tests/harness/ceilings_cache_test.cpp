@@ -26,6 +26,7 @@ workloads::Ceilings sample(double peak, int threads) {
   workloads::Ceilings c;
   c.peak_f64 = {peak, peak * 0.9, peak * 0.8, 5, 3 * 8.0 * 1024 * 1024};
   c.level(ops::MemoryLevel::L2) = {50.0, 48.0, 47.0, 5, 1e6};
+  c.llc_sizes = {{30.0, 29.0, 28.0, 5, 4.6e6}, {13.0, 12.5, 12.0, 5, 1.3e8}};
   c.caches = {48e3, 2e6, 3e8};
   c.threads = threads;
   return c;  // peak_f32 and the other levels stay unmeasured (NaN)
@@ -51,6 +52,9 @@ TEST_CASE("ceilings cache: an entry per thread configuration, read back as writt
   CHECK(one->ceilings.peak_f64.worst == Approx(42.0 * 0.8));
   CHECK(one->ceilings.level(ops::MemoryLevel::L2).best == 50.0);
   CHECK(one->ceilings.caches.l2_bytes == 2e6);
+  REQUIRE(one->ceilings.llc_sizes.size() == 2);  // the LLC ladder survives the cache
+  CHECK(one->ceilings.llc_sizes[1].best == 13.0);
+  CHECK(one->ceilings.llc_sizes[1].working_set_bytes == 1.3e8);
   CHECK(std::isnan(one->ceilings.peak_f32.best));
   CHECK(one->measured_utc == "2026-12-02T03:00:02Z");
   const auto two = read_cached_ceilings(path, key, {2, true}, why);

@@ -263,6 +263,50 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   CHECK(std::isnan(none[0].roofline_fraction));
 }
 
+TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nearest its working set",
+          "[rows][roofline]") {
+  // A 300 MiB shared L3: the level's triad at 24 MiB reads 25 GB/s, at 130 MiB 13 GB/s. A 256 MiB
+  // batch is LLC by capacity and streams at nearly the DRAM's rate; held to 25 GB/s it read 0.42.
+  using tfbench::ops::MemoryLevel;
+  tfbench::workloads::Ceilings c;
+  c.peak_f64.best = 1000.0;  // far above: every row here is bandwidth-bound
+  c.level(MemoryLevel::L1) = {400.0, 390.0, 380.0, 5, 24e3};
+  c.level(MemoryLevel::L2) = {100.0, 95.0, 90.0, 5, 1e6};
+  c.level(MemoryLevel::LLC) = {25.0, 24.0, 23.0, 5, 24.0 * 1048576};
+  c.level(MemoryLevel::DRAM) = {10.0, 9.5, 9.0, 5, 1.2e9};
+  c.llc_sizes = {{30.0, 29.0, 28.0, 5, 4.6 * 1048576}, {13.0, 12.5, 12.0, 5, 130.0 * 1048576}};
+  c.caches = {48e3, 2e6, 300.0 * 1048576};
+  c.threads = 1;
+  auto row = [](double working_set) {
+    ResultRow r;
+    r.group_id = "f/n=1";
+    r.variant = "engine:auto";
+    r.variant_kind = "engine";
+    r.exec_space = "serial";
+    r.status = RowStatus::Ok;
+    r.samples = {1.0};
+    r.flops = 1e9;
+    r.bytes = 2.6e9;  // 2.6 GB/s at 1 s
+    r.working_set_bytes = working_set;
+    r.precision = "f64";
+    return r;
+  };
+  std::vector<ResultRow> rows = {row(256.0 * 1048576), row(20.0 * 1048576), row(3.0 * 1048576), row(1e6)};
+  derive_case_fields(rows, &c);
+  for (const auto& r : rows) CHECK(r.memory_level == (&r == &rows[3] ? "l2" : "llc"));
+  CHECK(rows[0].roofline_ceiling == "bw_llc");
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(0.2));  // 2.6 GB at 13 GB/s
+  CHECK(rows[0].frac_bandwidth_ceiling == Catch::Detail::Approx(0.2));
+  CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(2.6 / 25.0));   // nearest: the level's 24 MiB
+  CHECK(rows[2].roofline_bound_s == Catch::Detail::Approx(2.6 / 30.0));   // nearest: 4.6 MiB
+  CHECK(rows[3].roofline_bound_s == Catch::Detail::Approx(2.6 / 100.0));  // L2: the ladder is the LLC's
+  // An unmeasured size on the ladder is never chosen.
+  c.llc_sizes[1].best = std::nan("");
+  std::vector<ResultRow> again = {row(256.0 * 1048576)};
+  derive_case_fields(again, &c);
+  CHECK(again[0].roofline_bound_s == Catch::Detail::Approx(2.6 / 25.0));
+}
+
 TEST_CASE("sha256 matches the FIPS 180-4 examples", "[sha256]") {
   CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

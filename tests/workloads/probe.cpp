@@ -75,6 +75,7 @@ int main(int argc, char** argv) {
       const auto level = static_cast<tfbench::ops::MemoryLevel>(l);
       show(tfbench::ops::name(level), c.level(level), "GB/s");
     }
+    for (const auto& size : c.llc_sizes) show("llc (ladder)", size, "GB/s");
     return 0;
   }
   const Family* family = find_family(argv[1]);

@@ -1,5 +1,7 @@
 #include "tfbench/harness/report.hpp"
 
+#include "tfbench/harness/json.hpp"
+
 #include "tfbench/harness/rows.hpp"
 #include "tfbench/harness/text.hpp"
 #include "util/text_table.hpp"
@@ -61,14 +63,30 @@ std::string speedup_text(const ResultRow& row) {
   return format_speedup(row.speedup_vs_fastest_peer) + (row.fastest_peer == row.variant ? " (fastest)" : "");
 }
 
-/// "peak 48.2 GFLOP/s f64, 96.1 f32; L1 444, L2 45.2, LLC 22.8, DRAM 5.84 GB/s (cached ...)".
+/// " (4.61 MiB: 25, 130 MiB: 13.6)": the LLC's bandwidth at its further working sets, from the
+/// ceilings JSON; empty where it has none (older files, a narrow LLC).
+std::string llc_ladder_text(const std::string& ceilings_json) {
+  if (ceilings_json.empty()) return "";
+  const Json j = Json::parse(ceilings_json, nullptr, false);
+  if (j.is_discarded() || !j.is_object() || !j.contains("llc_sizes") || !j["llc_sizes"].is_array()) return "";
+  std::string text;
+  for (const Json& c : j["llc_sizes"]) {
+    if (!c.contains("best") || !c["best"].is_number() || !c.contains("working_set_bytes")) continue;
+    text += (text.empty() ? " (" : ", ") +
+            format_number(c["working_set_bytes"].get<double>() / 1048576.0, 3) +
+            " MiB: " + format_number(c["best"].get<double>(), 3);
+  }
+  return text.empty() ? text : text + ")";
+}
+
+/// "peak 48.2 GFLOP/s f64, 96.1 f32; L1 444, L2 45.2, LLC 22.8 (4.6 MiB: 25), DRAM 5.84 GB/s (cached ...)".
 std::string ceilings_text(const WorkerRow& w) {
   if (!std::isfinite(w.ceiling_gflops) && !std::isfinite(w.ceiling_gbs)) return "ceilings not measured";
   std::string text = "ceilings: peak " + format_number(w.ceiling_gflops, 3) + " GFLOP/s f64";
   if (std::isfinite(w.ceiling_gflops_f32)) text += ", " + format_number(w.ceiling_gflops_f32, 3) + " f32";
   if (std::isfinite(w.ceiling_l1_gbs)) {
     text += "; L1 " + format_number(w.ceiling_l1_gbs, 3) + ", L2 " + format_number(w.ceiling_l2_gbs, 3) +
-            ", LLC " + format_number(w.ceiling_llc_gbs, 3) + ",";
+            ", LLC " + format_number(w.ceiling_llc_gbs, 3) + llc_ladder_text(w.ceilings) + ",";
   }
   text += " DRAM " + format_number(w.ceiling_gbs, 3) + " GB/s";
   if (!w.ceilings_source.empty()) text += " (" + w.ceilings_source + ")";

@@ -66,8 +66,9 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
       number("ceiling_llc_gbs", &W::ceiling_llc_gbs, "GB/s",
              "last-level cache bandwidth ceiling (triad in the LLC, best sample)"),
       text("ceilings", &W::ceilings,
-           "JSON: each ceiling's best, median and worst sample, sample count and working set; the cache "
-           "sizes the levels were sized by; the threads (docs/results-format.md, Roofline)"),
+           "JSON: each ceiling's best, median and worst sample, sample count and working set; the LLC's "
+           "bandwidth at further working sets (llc_sizes); the cache sizes the levels were sized by; the "
+           "threads (docs/results-format.md, Roofline)"),
       text("ceilings_source", &W::ceilings_source,
            "measured, cached <path> (<when measured>), reused (an earlier worker's) or off"),
       text("blas_core", &W::blas_core,

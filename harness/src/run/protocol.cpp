@@ -79,10 +79,13 @@ void to_json(harness::Json& json, const Ceilings& c) {
   for (int l = 0; l < kMemoryLevels; ++l)
     bandwidth[ops::name(static_cast<ops::MemoryLevel>(l))] =
         ceiling_json(c.bandwidth[static_cast<std::size_t>(l)]);
+  harness::Json llc_sizes = harness::Json::array();
+  for (const Ceiling& size : c.llc_sizes) llc_sizes.push_back(ceiling_json(size));
   json = {
       {"peak_f64", ceiling_json(c.peak_f64)},
       {"peak_f32", ceiling_json(c.peak_f32)},
       {"bandwidth", bandwidth},
+      {"llc_sizes", llc_sizes},
       {"caches",
        {{"l1_bytes", c.caches.l1_bytes}, {"l2_bytes", c.caches.l2_bytes}, {"llc_bytes", c.caches.llc_bytes}}},
       {"threads", c.threads}};
@@ -95,6 +98,10 @@ void from_json(const harness::Json& json, Ceilings& c) {
   for (int l = 0; l < kMemoryLevels; ++l)
     c.bandwidth[static_cast<std::size_t>(l)] =
         ceiling_from(bandwidth.at(ops::name(static_cast<ops::MemoryLevel>(l))));
+  c.llc_sizes.clear();
+  if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in results before v1.3
+    for (const harness::Json& size : *sizes) c.llc_sizes.push_back(ceiling_from(size));
+  }
   const harness::Json& caches = json.at("caches");
   c.caches = {number_or_nan(caches, "l1_bytes"), number_or_nan(caches, "l2_bytes"),
               number_or_nan(caches, "llc_bytes")};

@@ -41,7 +41,7 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
   row.frac_compute_ceiling = fraction(row.gflops, peak.best);
   const auto bound = workloads::roofline_bound(c, flops, bytes, footprint, precision);
   if (!bound) return;
-  row.frac_bandwidth_ceiling = fraction(row.gbs, c.level(bound->level).best);
+  row.frac_bandwidth_ceiling = fraction(row.gbs, c.bandwidth_at(bound->level, footprint).best);
   row.roofline_ceiling = bound->ceiling;
   row.roofline_bound_s = bound->seconds;
   if (row.median_s > 0) row.roofline_fraction = bound->seconds / row.median_s;

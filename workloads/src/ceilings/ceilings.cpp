@@ -7,7 +7,9 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <cmath>
 #include <functional>
+#include <limits>
 #include <vector>
 
 #include "ceilings/level_bandwidth.hpp"
@@ -70,7 +72,44 @@ std::array<double, kMemoryLevels> level_working_sets(const ops::CacheSizes& c, i
   return {l1, l2, llc, dram};
 }
 
+/// Further LLC working sets at `threads` threads: one per factor of 8 from the L2s' total to the LLC
+/// (at most 3, each the geometric middle of its part, as `tune` sizes its LLC classes), leaving out
+/// any within a factor of 1.5 of the level's own working set `llc_point`, and any over a quarter of
+/// the memory.
+std::vector<double> llc_ladder(const ops::CacheSizes& c, int threads, double llc_point) {
+  const double lo = threads * c.l2_bytes, hi = c.llc_bytes;
+  std::vector<double> out;
+  if (!(lo > 0) || !(hi > 2 * lo)) return out;
+  const double span = std::log(hi / lo);
+  const int sizes = std::clamp(static_cast<int>(std::ceil(span / std::log(8.0))), 1, 3);
+  const double memory = physical_memory_bytes();
+  for (int i = 0; i < sizes; ++i) {
+    const double ws = lo * std::exp(span * (2.0 * i + 1) / (2.0 * sizes));
+    const double ratio = ws > llc_point ? ws / llc_point : llc_point / ws;
+    if (ratio < 1.5 || (memory > 0 && ws > memory / 4)) continue;
+    out.push_back(ws);
+  }
+  return out;
+}
+
 }  // namespace
+
+const Ceiling& Ceilings::bandwidth_at(ops::MemoryLevel l, double bytes) const {
+  const Ceiling* nearest = &level(l);
+  if (l != ops::MemoryLevel::LLC || !(bytes > 0)) return *nearest;
+  const auto distance = [bytes](const Ceiling& c) {
+    return c.working_set_bytes > 0 ? std::abs(std::log(c.working_set_bytes / bytes))
+                                   : std::numeric_limits<double>::infinity();
+  };
+  double best = nearest->measured() ? distance(*nearest) : std::numeric_limits<double>::infinity();
+  for (const Ceiling& c : llc_sizes) {
+    if (c.measured() && distance(c) < best) {
+      best = distance(c);
+      nearest = &c;
+    }
+  }
+  return *nearest;
+}
 
 namespace impl {
 
@@ -106,6 +145,13 @@ Ceilings measure_ceilings(const RunContext& ctx) {
     c.bandwidth[static_cast<std::size_t>(level)] =
         impl::measure_with_retries(measure, kRetrySpread, kAttempts);
   }
+  for (double ws :
+       llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)])) {
+    const auto measure = [&] {
+      return summarize(impl::sample_triad_bandwidth(ws, ctx.threads, kSamples, kCacheSampleS), ws);
+    };
+    c.llc_sizes.push_back(impl::measure_with_retries(measure, kRetrySpread, kAttempts));
+  }
   return c;
 }
 
@@ -126,6 +172,10 @@ std::string noisy_ceiling(const Ceilings& c, double limit) {
   for (int l = 0; l < kMemoryLevels; ++l)
     consider(c.bandwidth[static_cast<std::size_t>(l)],
              std::string(ops::name(static_cast<ops::MemoryLevel>(l))) + " bandwidth");
+  for (const Ceiling& size : c.llc_sizes) {
+    const auto mib = static_cast<long long>(size.working_set_bytes / (1024.0 * 1024) + 0.5);
+    consider(size, "llc bandwidth at " + std::to_string(mib) + " MiB");
+  }
   if (name.empty()) return name;
   return name + ": median sample " + std::to_string(static_cast<int>(worst * 100 + 0.5)) + "% below the best";
 }
@@ -142,7 +192,8 @@ std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flo
   r.level =
       working_set_level(working_set_bytes > 0 ? working_set_bytes : bytes, ceilings.caches, ceilings.threads);
   const Ceiling& peak = precision == FlopPrecision::F32 ? ceilings.peak_f32 : ceilings.peak_f64;
-  const Ceiling& bandwidth = ceilings.level(r.level);
+  const Ceiling& bandwidth =
+      ceilings.bandwidth_at(r.level, working_set_bytes > 0 ? working_set_bytes : bytes);
   const double compute_s = has_flops && peak.measured() ? flops / (peak.best * 1e9) : 0.0;
   const double memory_s = has_bytes && bandwidth.measured() ? bytes / (bandwidth.best * 1e9) : 0.0;
   // A bound needs every ceiling the row's work names: half a roofline would read too high.

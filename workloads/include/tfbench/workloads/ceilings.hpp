@@ -10,6 +10,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "tfbench/engine/ops/batched/auto_tuning.hpp"
 #include "tfbench/workloads/family.hpp"
@@ -36,8 +37,15 @@ struct Ceilings {
   std::array<Ceiling, kMemoryLevels> bandwidth;  // GB/s, indexed by ops::MemoryLevel
   ops::CacheSizes caches;                        // per-core L1d, L2; shared LLC (bytes)
   int threads = 0;                               // the thread budget they were measured at
+  // The LLC's bandwidth at further working sets, ascending: a shared LLC spans a factor of 100 or
+  // more (2 to 300 MiB on a Xeon whose L3 serves a whole socket of tenants), and a working set near
+  // its capacity streams at nearly the DRAM's bandwidth, not at the bandwidth of its middle.
+  std::vector<Ceiling> llc_sizes;
 
   const Ceiling& level(ops::MemoryLevel l) const { return bandwidth[static_cast<std::size_t>(l)]; }
+  /// The bandwidth a working set of `bytes` in `l` is measured against: the level's, or for the LLC
+  /// the measured one (the level's or one of llc_sizes) nearest to `bytes` on a log scale.
+  const Ceiling& bandwidth_at(ops::MemoryLevel l, double bytes) const;
   Ceiling& level(ops::MemoryLevel l) { return bandwidth[static_cast<std::size_t>(l)]; }
   /// The two numbers of the first ceilings (ceiling_gflops, ceiling_gbs): f64 peak and DRAM.
   double gflops() const { return peak_f64.best; }
