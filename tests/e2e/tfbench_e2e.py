@@ -935,9 +935,30 @@ def test_roofline():
     check(targets.returncode == 0 and "largest fraction of roofline" in targets.stdout,
           "target_report.py judges the fractions: %s %s" % (targets.stdout, targets.stderr))
 
+    # Measuring again keeps the best of each ceiling: lower the cached L2 and raise the cached DRAM;
+    # the run's rows and the cache then hold the new L2 and the cached DRAM.
     path = os.path.join(cache, files[0])
     with open(path) as f:
         data = json.load(f)
+    entry = data["entries"][0]["ceilings"]
+    entry["bandwidth"]["l2"]["best"] = 1e-3
+    entry["bandwidth"]["dram"]["best"] = 1e6
+    with open(path, "w") as f:
+        json.dump(data, f)
+    _, stdout, _ = tfbench("run", config("roofline.yaml"), "--ceilings", "measure", "--out", fresh("roofline-best.h5"),
+                           env=env, expect=0)
+    _, workers_b, _ = rows_of(work("roofline-best.h5"))
+    wb = workers_b[0]
+    check(wb["ceilings_source"].startswith("measured, with the best of " + cache),
+          "measured and combined: %s" % wb["ceilings_source"])
+    check(wb["ceiling_gbs"] == 1e6 and 1e-3 < wb["ceiling_l2_gbs"] < 1e6, "the best of each: dram %s, l2 %s"
+          % (wb["ceiling_gbs"], wb["ceiling_l2_gbs"]))
+    check("dram bandwidth" in stdout and "lower than the cached measurement" in stdout,
+          "the run says which ceilings read lower:\n" + stdout)
+    with open(path) as f:
+        data = json.load(f)
+    stored = data["entries"][0]["ceilings"]["bandwidth"]
+    check(stored["dram"]["best"] == 1e6 and stored["l2"]["best"] == wb["ceiling_l2_gbs"], "stored combined")
     data["key"]["cpu_model"] = "Another CPU 9000"
     with open(path, "w") as f:
         json.dump(data, f)

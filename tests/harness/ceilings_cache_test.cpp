@@ -129,3 +129,23 @@ TEST_CASE("OpenBLAS's fallback to SSE-era kernels is corrected to the host's ins
   for (const char* core : {"Prescott", "prescott", "Nehalem", "Core2", "Unknown"})
     CHECK(openblas_core_correction(core) == expected);
 }
+
+TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings]") {
+  workloads::Ceilings earlier = sample(60.0, 1), now = sample(45.0, 1);  // the host was slower now
+  now.level(ops::MemoryLevel::L2) = {70.0, 69.0, 68.0, 5, 1e6};          // but not for the L2
+  now.llc_sizes[1].best = 14.0;
+  now.peak_f32.best = 100.0;  // earlier: not measured
+  const workloads::Ceilings best = workloads::best_of(earlier, now);
+  CHECK(best.gflops() == 60.0);
+  CHECK(best.peak_f64.median == Approx(54.0));  // the earlier measurement whole, not a mix of two
+  CHECK(best.level(ops::MemoryLevel::L2).best == 70.0);
+  CHECK(best.llc_sizes[0].best == 30.0);
+  CHECK(best.llc_sizes[1].best == 14.0);
+  CHECK(best.peak_f32.best == 100.0);
+  // Sized differently (another thread count, other caches or ladder): the new measurement whole.
+  workloads::Ceilings other = sample(80.0, 2);
+  CHECK(workloads::best_of(other, now).gflops() == 45.0);
+  other = sample(80.0, 1);
+  other.llc_sizes.pop_back();
+  CHECK(workloads::best_of(other, now).gflops() == 45.0);
+}

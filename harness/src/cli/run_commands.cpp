@@ -127,7 +127,8 @@ class RunCommand final : public Command {
                     "the machine ceilings every row's roofline is taken against (peaks, and the L1, L2, LLC "
                     "and DRAM bandwidths; a few seconds per thread configuration to measure): cached (this "
                     "machine's cache, measured where it has no entry: $TFBENCH_CEILINGS_DIR, else "
-                    "~/.cache/tfbench/ceilings), measure (measure again and refresh the cache) or off "
+                    "~/.cache/tfbench/ceilings), measure (measure again; the cache keeps the best of each "
+                    "ceiling) or off "
                     "(default: $TFBENCH_CEILINGS, else cached; docs/results-format.md, Roofline)")
         ->type_name("cached|measure|off");
     sub->add_flag("--no-ceilings", no_ceilings_, "the same as --ceilings off");

@@ -173,15 +173,14 @@ class WorkerPlanRun {
     a_.row.threads = w_.threads;
     a_.row.exec_space = name(w_.space);
     a_.row.blas_threads_requested = w_.threads;
-    if (ceilings_)
-      fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_ == "measured" ? "reused" : ceilings_source_);
+    if (ceilings_) fill_worker_ceilings(a_.row, *ceilings_, measured_here() ? "reused" : ceilings_source_);
     a_.started = Clock::now();
     const WorkerProcess process = spawn_worker(exe, dump_json(Json(a_.job)), environment_);
     a_.pid = process.pid;
     a_.row.pid = process.pid;
     ++tally_.workers;
     progress_.note("worker " + std::to_string(process.pid) + ": " + label_ +
-                   (a_.job.ceilings && ceilings_source_ == "measured" ? " (restarted)" : ""));
+                   (a_.job.ceilings && measured_here() ? " (restarted)" : ""));
     progress_.activity(label_ + ": starting worker");
     return process;
   }
@@ -224,8 +223,8 @@ class WorkerPlanRun {
     if (!a_.job.ceilings) {
       ceilings_ = m.at("ceilings").get<workloads::Ceilings>();
       ceilings_source_ = options_.measure_ceilings() ? "measured" : "off";
-      fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_);
       if (options_.measure_ceilings()) remember_ceilings(a_.row.ceilings_s);
+      fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_);
     }
     if (a_.row_index) writer_.update_worker(*a_.row_index, a_.row);
     if (!a_.job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings()));
@@ -502,25 +501,63 @@ class WorkerPlanRun {
     ceilings_ = cached->ceilings;
     ceilings_source_ = "cached " + ceilings_path_ + " (" + cached->measured_utc + ")";
     progress_.note(label_ + ": ceilings from " + ceilings_path_ + " (measured " + cached->measured_utc +
-                   "; --ceilings measure measures again)");
+                   "; --ceilings measure measures again and keeps the best of each)");
   }
 
-  /// Stores what this configuration's first worker measured, unless its samples say the machine was
-  /// busy; a cache that cannot be written costs the next run a measurement, never this run's results.
+  /// Combines what this configuration's first worker measured with the cache's entry (the best of
+  /// each ceiling, for this run's rows too) and stores it, unless the samples say something shared
+  /// the CPUs and there is no earlier entry; a cache that cannot be written costs the next run a
+  /// measurement, never this run's results.
   void remember_ceilings(double seconds) {
     const std::string noisy = workloads::noisy_ceiling(*ceilings_, noisy_ceiling_spread());
     progress_.note(label_ + ": ceilings measured in " + format_seconds(seconds) +
                    (noisy.empty() ? ""
                                   : "; warning: noisy (" + noisy +
-                                        "): not cached; another process shares these CPUs, or "
-                                        "unpinned threads share one (--no-pin)"));
-    if (!noisy.empty()) return;
+                                        "); another process shares these CPUs, or unpinned threads "
+                                        "share one (--no-pin)"));
+    std::string why;
+    const auto cached = read_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), why);
+    if (cached) {
+      const workloads::Ceilings best = workloads::best_of(cached->ceilings, *ceilings_);
+      const std::string lower = lower_than_cached(cached->ceilings, *ceilings_);
+      if (!lower.empty()) {
+        progress_.note(label_ + ": " + lower + " than the cached measurement of " + cached->measured_utc +
+                       "; the rows are taken against the best of each");
+      }
+      ceilings_ = best;
+      ceilings_source_ = "measured, with the best of " + ceilings_path_ + " (" + cached->measured_utc + ")";
+    } else if (!noisy.empty()) {
+      progress_.note(label_ + ": noisy ceilings not cached");
+      return;
+    }
     try {
       store_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), {*ceilings_, utc_now_iso()});
     } catch (const std::exception& e) {
       progress_.note(std::string("warning: ceilings not cached: ") + e.what());
     }
   }
+
+  /// "f64 peak 22% lower, l2 bandwidth 31% lower": the ceilings this measurement read over 10%
+  /// below the cache's; empty when none did.
+  static std::string lower_than_cached(const workloads::Ceilings& cached, const workloads::Ceilings& now) {
+    std::string text;
+    const auto compare = [&](const workloads::Ceiling& c, const workloads::Ceiling& n,
+                             const std::string& what) {
+      if (!c.measured() || !n.measured() || n.best >= 0.9 * c.best) return;
+      text += (text.empty() ? "" : ", ") + what + " " +
+              std::to_string(static_cast<int>((1 - n.best / c.best) * 100 + 0.5)) + "% lower";
+    };
+    compare(cached.peak_f64, now.peak_f64, "f64 peak");
+    compare(cached.peak_f32, now.peak_f32, "f32 peak");
+    for (int l = 0; l < workloads::kMemoryLevels; ++l) {
+      const auto level = static_cast<ops::MemoryLevel>(l);
+      compare(cached.level(level), now.level(level), std::string(ops::name(level)) + " bandwidth");
+    }
+    return text.empty() ? text : "measured " + text;
+  }
+
+  /// This configuration's ceilings were measured in this run (alone or with the cache's best).
+  bool measured_here() const { return ceilings_source_.rfind("measured", 0) == 0; }
 
   /// A sample this far below the best of its ceiling means other work shared the CPUs:
   /// $TFBENCH_CEILINGS_SPREAD_LIMIT, else 0.3.
@@ -546,8 +583,9 @@ class WorkerPlanRun {
   Json ceilings_key_;  // this machine's and build's cache key and file, with ceilings on
   std::string ceilings_path_;
   std::optional<workloads::Ceilings> ceilings_;  // this configuration's: cached or its first worker's
-  std::string ceilings_source_;                  // "cached <path> (<when>)", "measured" or "off"
-  Attempt a_;                                    // the worker process being supervised
+  std::string
+      ceilings_source_;  // "cached <path> (<when>)", "measured[, with the best of <path> (<when>)]", "off"
+  Attempt a_;            // the worker process being supervised
 };
 
 }  // namespace

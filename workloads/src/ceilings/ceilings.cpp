@@ -155,6 +155,30 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   return c;
 }
 
+Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
+  const auto same_sizes = [](const std::vector<Ceiling>& a, const std::vector<Ceiling>& b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+      if (a[i].working_set_bytes != b[i].working_set_bytes) return false;
+    return true;
+  };
+  if (earlier.threads != now.threads || earlier.caches.l1_bytes != now.caches.l1_bytes ||
+      earlier.caches.l2_bytes != now.caches.l2_bytes || earlier.caches.llc_bytes != now.caches.llc_bytes ||
+      !same_sizes(earlier.llc_sizes, now.llc_sizes))
+    return now;
+  const auto better = [](const Ceiling& a, const Ceiling& b) {
+    return a.measured() && !(b.best >= a.best) ? a : b;  // b unless a is measured and above it
+  };
+  Ceilings out = now;
+  out.peak_f64 = better(earlier.peak_f64, now.peak_f64);
+  out.peak_f32 = better(earlier.peak_f32, now.peak_f32);
+  for (std::size_t l = 0; l < out.bandwidth.size(); ++l)
+    out.bandwidth[l] = better(earlier.bandwidth[l], now.bandwidth[l]);
+  for (std::size_t i = 0; i < out.llc_sizes.size(); ++i)
+    out.llc_sizes[i] = better(earlier.llc_sizes[i], now.llc_sizes[i]);
+  return out;
+}
+
 std::string noisy_ceiling(const Ceilings& c, double limit) {
   std::string name;
   double worst = limit;

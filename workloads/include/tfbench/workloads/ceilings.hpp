@@ -56,6 +56,12 @@ struct Ceilings {
 /// a couple of seconds, most of it the DRAM triad's first touch.
 Ceilings measure_ceilings(const RunContext& ctx);
 
+/// Per ceiling, the measurement with the higher best, as the cache keeps them: noise only ever slows
+/// a sample down, so a measurement taken while the host was slower (its best sample 20-40% under an
+/// earlier one's, with a tight spread) is no ceiling. `now` whole where the two were not sized alike
+/// (threads, caches, the LLC ladder).
+Ceilings best_of(const Ceilings& earlier, const Ceilings& now);
+
 /// The ceiling whose median sample falls furthest below its best, as "l2 bandwidth: median sample
 /// 45% below the best", when that exceeds `limit`; empty otherwise: such ceilings were measured on a
 /// busy machine.
