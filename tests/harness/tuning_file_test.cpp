@@ -59,6 +59,8 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   const auto& c = back.classes[0];
   CHECK(c.cls.item_dim == 8);
   CHECK(c.cls.level == ops::MemoryLevel::L2);
+  CHECK(c.cls.working_set_bytes == 321024);           // where in its level it was measured: the lookup's size
+  CHECK(back.classes[1].cls.working_set_bytes == 0);  // not known: anywhere in its level
   REQUIRE(c.choice.has_value());
   CHECK(c.choice->provider == ops::ItemProvider::Libxsmm);
   CHECK(c.choice->strategy == BatchStrategy::Sequential);
@@ -133,6 +135,20 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
     FAIL("expected an error");
   } catch (const std::runtime_error& e) {
     CHECK(std::string(e.what()) == path + ": classes[0]: level 'l9' (expected l1, l2, llc, dram)");
+  }
+  // A negative size: the class and the field.
+  write_tuning_file(path, sample_file());
+  std::ifstream again(path);
+  text.assign((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
+  const auto bytes = text.find("321024");
+  REQUIRE(bytes != std::string::npos);
+  text.replace(bytes, 6, "-1");
+  write_text(path, text);
+  try {
+    read_tuning_file(path);
+    FAIL("expected an error");
+  } catch (const std::runtime_error& e) {
+    CHECK(std::string(e.what()) == path + ": classes[0]: operand_bytes must be >= 0 (0: not known)");
   }
   CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
   std::remove(path.c_str());

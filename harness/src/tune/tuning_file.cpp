@@ -113,8 +113,8 @@ workloads::TuneClassResult class_from(const Json& j) {
   if (r.cls.item_dim < 1 || r.cls.threads < 1) throw std::runtime_error("item_dim and threads must be >= 1");
   r.items = j.at("items").get<std::int64_t>();
   r.operand_bytes = j.at("operand_bytes").get<double>();
-  if (!(r.operand_bytes > 0)) throw std::runtime_error("operand_bytes must be > 0");
-  r.cls.working_set_bytes = r.operand_bytes;  // where in its level the class was measured
+  if (!(r.operand_bytes >= 0)) throw std::runtime_error("operand_bytes must be >= 0 (0: not known)");
+  r.cls.working_set_bytes = r.operand_bytes;  // where in its level the class was measured; 0: anywhere
   for (const Json& c : j.at("candidates")) {
     workloads::TuneCandidate t;
     t.provider = parse_provider(c.at("provider").get<std::string>());
