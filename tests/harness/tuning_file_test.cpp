@@ -122,34 +122,23 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
   CHECK_FALSE(load_tuning(path).tuning);
   CHECK(load_tuning(path).refusal.find(path + ": not a tuning file") == 0);
 
-  // A wrong level in one class: the class index and the field.
-  write_tuning_file(path, sample_file());
-  std::ifstream in(path);
-  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  const auto at = text.find("\"l2\"");
-  REQUIRE(at != std::string::npos);
-  text.replace(at, 4, "\"l9\"");
-  write_text(path, text);
-  try {
-    read_tuning_file(path);
-    FAIL("expected an error");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()) == path + ": classes[0]: level 'l9' (expected l1, l2, llc, dram)");
-  }
-  // A negative size: the class and the field.
-  write_tuning_file(path, sample_file());
-  std::ifstream again(path);
-  text.assign((std::istreambuf_iterator<char>(again)), std::istreambuf_iterator<char>());
-  const auto bytes = text.find("321024");
-  REQUIRE(bytes != std::string::npos);
-  text.replace(bytes, 6, "-1");
-  write_text(path, text);
-  try {
-    read_tuning_file(path);
-    FAIL("expected an error");
-  } catch (const std::runtime_error& e) {
-    CHECK(std::string(e.what()) == path + ": classes[0]: operand_bytes must be >= 0 (0: not known)");
-  }
+  // One field of one class made wrong: the error names the class index and the field.
+  const auto error_with = [&](const std::string& from, const std::string& to) {
+    write_tuning_file(path, sample_file());
+    std::ifstream in(path);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const auto at = text.find(from);
+    REQUIRE(at != std::string::npos);
+    write_text(path, text.replace(at, from.size(), to));
+    try {
+      read_tuning_file(path);
+    } catch (const std::runtime_error& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_with("\"l2\"", "\"l9\"") == path + ": classes[0]: level 'l9' (expected l1, l2, llc, dram)");
+  CHECK(error_with("321024", "-1") == path + ": classes[0]: operand_bytes must be >= 0 (0: not known)");
   CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
   std::remove(path.c_str());
 }
