@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "ceilings/level_bandwidth.hpp"
+#include "common/size_ladder.hpp"
 #include "compute_control/compute_control.hpp"
 #include "tfbench/workloads/tuning.hpp"
 
@@ -80,11 +81,8 @@ std::vector<double> llc_ladder(const ops::CacheSizes& c, int threads, double llc
   const double lo = threads * c.l2_bytes, hi = c.llc_bytes;
   std::vector<double> out;
   if (!(lo > 0) || !(hi > 2 * lo)) return out;
-  const double span = std::log(hi / lo);
-  const int sizes = std::clamp(static_cast<int>(std::ceil(span / std::log(8.0))), 1, 3);
   const double memory = physical_memory_bytes();
-  for (int i = 0; i < sizes; ++i) {
-    const double ws = lo * std::exp(span * (2.0 * i + 1) / (2.0 * sizes));
+  for (double ws : log_size_ladder(lo, hi, 3)) {
     const double ratio = ws > llc_point ? ws / llc_point : llc_point / ws;
     if (ratio < 1.5 || (memory > 0 && ws > memory / 4)) continue;
     out.push_back(ws);

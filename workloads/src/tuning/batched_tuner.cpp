@@ -14,6 +14,7 @@
 #include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
 #include "common/random.hpp"
+#include "common/size_ladder.hpp"
 #include "tfbench/engine/ops/batched_gemm.hpp"
 #include "tfbench/engine/ops/batched_solve.hpp"
 #include "tfbench/workloads/blas_threads.hpp"
@@ -54,12 +55,9 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
     case MemoryLevel::DRAM:
       return {std::max(dram_bytes, 2.0 * c.llc_bytes)};
   }
-  if (!(lo > 0) || !(hi > lo)) return {hi};
-  const double span = std::log(hi / lo);
-  const int sizes = std::clamp(static_cast<int>(std::ceil(span / std::log(8.0))), 1, std::max(1, max_sizes));
-  std::vector<double> out;
-  for (int i = 0; i < sizes; ++i) out.push_back(lo * std::exp(span * (2.0 * i + 1) / (2.0 * sizes)));
-  return out;
+  std::vector<double> sizes = log_size_ladder(lo, hi, max_sizes);
+  if (sizes.empty()) sizes.push_back(hi);
+  return sizes;
 }
 
 HostTensor aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
