@@ -264,10 +264,10 @@ class ListCommand final : public Command {
       query.filter = overrides.filter;
       for (const auto& note : ask_workers_for_variants(plan, query)) std::cerr << "note: " << note << "\n";
       // As `run` with its defaults would go: the ceilings cached, the workers pinned.
-      const bool ceilings = RunOptions{}.measure_ceilings();
-      print_plan(
-          plan, std::cout,
-          estimate_run(plan, impl::ceilings_measured_by(RunOptions{}.ceilings, RunOptions{}.pin), ceilings));
+      const RunOptions defaults;
+      print_plan(plan, std::cout,
+                 estimate_run(plan, impl::ceilings_measured_by(defaults.ceilings, defaults.pin),
+                              defaults.measure_ceilings()));
     } catch (const std::invalid_argument& e) {
       std::cerr << e.what() << "\n";
       return 2;

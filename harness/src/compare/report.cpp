@@ -1,7 +1,7 @@
 #include "tfbench/harness/report.hpp"
 
+#include "run/protocol.hpp"
 #include "tfbench/harness/json.hpp"
-
 #include "tfbench/harness/rows.hpp"
 #include "tfbench/harness/text.hpp"
 #include "util/text_table.hpp"
@@ -64,17 +64,21 @@ std::string speedup_text(const ResultRow& row) {
 }
 
 /// " (4.61 MiB: 25, 130 MiB: 13.6)": the LLC's bandwidth at its further working sets, from the
-/// ceilings JSON; empty where it has none (older files, a narrow LLC).
+/// ceilings JSON (read as the worker protocol writes it); empty where it has none (older files, a
+/// narrow LLC, a column that does not parse).
 std::string llc_ladder_text(const std::string& ceilings_json) {
   if (ceilings_json.empty()) return "";
-  const Json j = Json::parse(ceilings_json, nullptr, false);
-  if (j.is_discarded() || !j.is_object() || !j.contains("llc_sizes") || !j["llc_sizes"].is_array()) return "";
+  workloads::Ceilings ceilings;
+  try {
+    Json::parse(ceilings_json).get_to(ceilings);
+  } catch (const std::exception&) {
+    return "";
+  }
   std::string text;
-  for (const Json& c : j["llc_sizes"]) {
-    if (!c.contains("best") || !c["best"].is_number() || !c.contains("working_set_bytes")) continue;
-    text += (text.empty() ? " (" : ", ") +
-            format_number(c["working_set_bytes"].get<double>() / 1048576.0, 3) +
-            " MiB: " + format_number(c["best"].get<double>(), 3);
+  for (const workloads::Ceiling& c : ceilings.llc_sizes) {
+    if (!c.measured() || !(c.working_set_bytes > 0)) continue;
+    text += (text.empty() ? " (" : ", ") + format_number(c.working_set_bytes / 1048576.0, 3) +
+            " MiB: " + format_number(c.best, 3);
   }
   return text.empty() ? text : text + ")";
 }

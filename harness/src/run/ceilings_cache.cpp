@@ -1,7 +1,6 @@
 #include "run/ceilings_cache.hpp"
 
 #include <memory>
-
 #include <stdexcept>
 
 #include "results/atomic_write.hpp"
@@ -10,6 +9,7 @@
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/workloads/tuning.hpp"
+#include "util/json_values.hpp"
 
 namespace tfbench::harness::impl {
 namespace {
@@ -57,14 +57,9 @@ std::optional<CachedCeilings> read_cached_ceilings(const std::string& path, cons
     const Json j = Json::parse(*text);
     if (j.at("format") != "tfbench-ceilings" || j.at("version") != kCeilingsFormatVersion)
       throw std::runtime_error("not a version " + std::to_string(kCeilingsFormatVersion) + " ceilings file");
-    const Json& file_key = j.at("key");
-    for (auto it = key.begin(); it != key.end(); ++it) {
-      if (!file_key.contains(it.key()) || file_key.at(it.key()) != *it) {
-        why = path + ": measured for another machine or build (" + it.key() + ": the file's " +
-              (file_key.contains(it.key()) ? file_key.at(it.key()).dump() : std::string("none")) + ", here " +
-              it->dump() + ")";
-        return std::nullopt;
-      }
+    if (const auto differs = first_key_difference(j.at("key"), key)) {
+      why = path + ": measured for another machine or build (" + *differs + ")";
+      return std::nullopt;
     }
     for (const Json& e : j.at("entries")) {
       if (!same_entry(e, entry)) continue;

@@ -1,8 +1,8 @@
 #include "run/protocol.hpp"
 
 #include "results/schema.hpp"
+#include "util/json_values.hpp"
 
-#include <cmath>
 #include <limits>
 #include <stdexcept>
 
@@ -49,12 +49,9 @@ void from_json(const harness::Json& json, Params& params) {
 }
 
 namespace {
-harness::Json number_or_null(double v) {
-  return std::isfinite(v) ? harness::Json(v) : harness::Json(nullptr);
-}
+using harness::impl::number_or_null;
 double number_or_nan(const harness::Json& j, const char* member) {
-  const harness::Json& v = j.at(member);
-  return v.is_number() ? v.get<double>() : std::numeric_limits<double>::quiet_NaN();
+  return harness::impl::number_or_nan(j.at(member));
 }
 harness::Json ceiling_json(const Ceiling& c) {
   return {{"best", number_or_null(c.best)},
@@ -99,7 +96,7 @@ void from_json(const harness::Json& json, Ceilings& c) {
     c.bandwidth[static_cast<std::size_t>(l)] =
         ceiling_from(bandwidth.at(ops::name(static_cast<ops::MemoryLevel>(l))));
   c.llc_sizes.clear();
-  if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in results before v1.3
+  if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in older v1.2 files
     for (const harness::Json& size : *sizes) c.llc_sizes.push_back(ceiling_from(size));
   }
   const harness::Json& caches = json.at("caches");

@@ -12,6 +12,7 @@
 #include "tfbench/harness/json.hpp"
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
+#include "util/json_values.hpp"
 
 namespace tfbench::harness::tune {
 namespace {
@@ -46,12 +47,8 @@ ops::ItemProvider parse_provider(const std::string& text) {
 }
 
 /// JSON has no NaN: a candidate that did not run has null times.
-Json number_or_null(double v) {
-  return std::isfinite(v) ? Json(v) : Json(nullptr);
-}
-double number_or_nan(const Json& j) {
-  return j.is_null() ? std::nan("") : j.get<double>();
-}
+using impl::number_or_nan;
+using impl::number_or_null;
 
 Json key_json(const TuningKey& k) {
   return Json{{"cpu_model", k.cpu_model},           {"online_cpus", k.online_cpus},
@@ -161,12 +158,7 @@ TuningKey current_key() {
 }
 
 std::optional<std::string> key_mismatch(const TuningKey& file, const TuningKey& here) {
-  const Json a = key_json(file), b = key_json(here);
-  for (auto it = a.begin(); it != a.end(); ++it) {
-    const Json& mine = b.at(it.key());
-    if (*it != mine) return it.key() + ": the file's " + it->dump() + ", here " + mine.dump();
-  }
-  return std::nullopt;
+  return impl::first_key_difference(key_json(file), key_json(here));
 }
 
 std::string default_tuning_path(const TuningKey& key) {
