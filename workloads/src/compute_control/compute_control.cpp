@@ -285,9 +285,4 @@ std::vector<double> sample_gemm_gflops(int n, int threads, int samples, FlopPrec
                                          : sample_gemm<double>(n, threads, samples);
 }
 
-double measure_dgemm_gflops(int n, int threads, int repetitions) {
-  const std::vector<double> gflops = sample_gemm_gflops(n, threads, repetitions, FlopPrecision::F64);
-  return *std::max_element(gflops.begin(), gflops.end());
-}
-
 }  // namespace tfbench::workloads
