@@ -116,6 +116,20 @@ TEST_CASE("ceilings: the noisiest one is named when its samples spread too far",
   CHECK(workloads::noisy_ceiling(c, 0.3) == "l2 bandwidth: median sample 60% below the best");
 }
 
+TEST_CASE("ceilings: a measurement lower than the cached one names each ceiling it fell short on",
+          "[ceilings]") {
+  const workloads::Ceilings earlier = sample(60.0, 1);
+  workloads::Ceilings now = sample(57.0, 1);  // 5%: within the margin
+  CHECK(workloads::lower_ceilings(earlier, now, 0.1).empty());
+  now.peak_f64.best = 45.0;
+  now.llc_sizes[1].best = 9.1;  // the ladder's point near the LLC's capacity
+  CHECK(workloads::lower_ceilings(earlier, now, 0.1) ==
+        "f64 peak 25% lower, llc bandwidth at 124 MiB 30% lower");
+  now.llc_sizes[1].working_set_bytes = 2.6e8;  // another size: nothing to compare it with
+  CHECK(workloads::lower_ceilings(earlier, now, 0.1) == "f64 peak 25% lower");
+  CHECK(workloads::lower_ceilings(now, now, 0.1).empty());
+}
+
 TEST_CASE("OpenBLAS's fallback to SSE-era kernels is corrected to the host's instruction set",
           "[ceilings][blas]") {
   // A core of the AVX era or later is OpenBLAS's own good choice: never overridden.

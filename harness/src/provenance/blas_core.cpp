@@ -1,27 +1,22 @@
 #include "provenance/blas_core.hpp"
 
 #include "tfbench/harness/system_info.hpp"
+#include "tfbench/harness/text.hpp"
 
 #include <algorithm>
 #include <array>
-#include <cctype>
 #include <cstdlib>
 #include <string_view>
 
 namespace tfbench::harness {
 namespace {
 
-std::string lower(std::string text) {
-  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
-  return text;
-}
-
 /// OpenBLAS's names of the cores whose kernels use no AVX (DYNAMIC_ARCH's fallbacks included).
 bool sse_era(const std::string& core) {
   static constexpr std::array<std::string_view, 16> kCores = {
       "prescott",  "core2",  "penryn",  "dunnington",   "nehalem",   "atom",   "katmai",  "coppermine",
       "northwood", "banias", "opteron", "opteron_sse3", "barcelona", "bobcat", "unknown", "generic"};
-  const std::string name = lower(core);
+  const std::string name = to_lower(core);
   return std::find(kCores.begin(), kCores.end(), name) != kCores.end();
 }
 

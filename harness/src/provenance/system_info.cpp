@@ -1,10 +1,10 @@
 #include "tfbench/harness/system_info.hpp"
+#include "tfbench/harness/text.hpp"
 
 #include <cblas.h>
 #include <sched.h>
 #include <unistd.h>
 
-#include <cctype>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -72,8 +72,7 @@ std::string blas_config_of_workers() {
   std::string config = blas_info().config;
   const std::string loaded = blas_core_name();
   const char* chosen = std::getenv("OPENBLAS_CORETYPE");
-  std::string core = chosen && *chosen ? chosen : loaded;
-  for (char& c : core) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  const std::string core = to_lower(chosen && *chosen ? chosen : loaded);
   const std::size_t at = loaded.empty() ? std::string::npos : config.find(loaded);
   if (at == std::string::npos) return config + " core=" + core;
   return config.replace(at, loaded.size(), "core=" + core);

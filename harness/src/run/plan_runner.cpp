@@ -519,10 +519,10 @@ class WorkerPlanRun {
     const auto cached = read_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), why);
     if (cached) {
       const workloads::Ceilings best = workloads::best_of(cached->ceilings, *ceilings_);
-      const std::string lower = lower_than_cached(cached->ceilings, *ceilings_);
+      const std::string lower = workloads::lower_ceilings(cached->ceilings, *ceilings_, 0.1);
       if (!lower.empty()) {
-        progress_.note(label_ + ": " + lower + " than the cached measurement of " + cached->measured_utc +
-                       "; the rows are taken against the best of each");
+        progress_.note(label_ + ": measured " + lower + " than the cached measurement of " +
+                       cached->measured_utc + "; the rows are taken against the best of each");
       }
       ceilings_ = best;
       ceilings_source_ = "measured, with the best of " + ceilings_path_ + " (" + cached->measured_utc + ")";
@@ -535,25 +535,6 @@ class WorkerPlanRun {
     } catch (const std::exception& e) {
       progress_.note(std::string("warning: ceilings not cached: ") + e.what());
     }
-  }
-
-  /// "f64 peak 22% lower, l2 bandwidth 31% lower": the ceilings this measurement read over 10%
-  /// below the cache's; empty when none did.
-  static std::string lower_than_cached(const workloads::Ceilings& cached, const workloads::Ceilings& now) {
-    std::string text;
-    const auto compare = [&](const workloads::Ceiling& c, const workloads::Ceiling& n,
-                             const std::string& what) {
-      if (!c.measured() || !n.measured() || n.best >= 0.9 * c.best) return;
-      text += (text.empty() ? "" : ", ") + what + " " +
-              std::to_string(static_cast<int>((1 - n.best / c.best) * 100 + 0.5)) + "% lower";
-    };
-    compare(cached.peak_f64, now.peak_f64, "f64 peak");
-    compare(cached.peak_f32, now.peak_f32, "f32 peak");
-    for (int l = 0; l < workloads::kMemoryLevels; ++l) {
-      const auto level = static_cast<ops::MemoryLevel>(l);
-      compare(cached.level(level), now.level(level), std::string(ops::name(level)) + " bandwidth");
-    }
-    return text.empty() ? text : "measured " + text;
   }
 
   /// This configuration's ceilings were measured in this run (alone or with the cache's best).

@@ -1,6 +1,7 @@
 #include "tfbench/harness/text.hpp"
 
 #include <fnmatch.h>
+#include <cctype>
 
 #include <algorithm>
 #include <chrono>
@@ -42,6 +43,11 @@ std::string nearest_name(std::string_view name, const std::vector<std::string>& 
 
 bool glob_match(const std::string& pattern, const std::string& text) {
   return fnmatch(pattern.c_str(), text.c_str(), 0) == 0;
+}
+
+std::string to_lower(std::string text) {
+  for (char& c : text) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return text;
 }
 
 std::string join(const std::vector<std::string>& parts, std::string_view separator) {

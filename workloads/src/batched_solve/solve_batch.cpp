@@ -38,7 +38,7 @@ Work solve_work(const SolveShape& s) {
   const double getrf = 2.0 * n * n * n / 3.0 - n * n / 2.0 + 5.0 * n / 6.0;
   const double getrs = r * (2.0 * n * n - n);
   Work w{(getrf + getrs) * items, (n * n + 2.0 * n * r) * items * static_cast<double>(s.element_size)};
-  w.precision = s.element_size == 4 ? FlopPrecision::F32 : FlopPrecision::F64;
+  w.precision = flop_precision_of(s.element_size);
   return w;
 }
 

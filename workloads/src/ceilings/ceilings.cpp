@@ -90,6 +90,25 @@ std::vector<double> llc_ladder(const ops::CacheSizes& c, int threads, double llc
   return out;
 }
 
+/// A ceiling with the name the run's notes give it ("f64 peak", "l2 bandwidth", "llc bandwidth at
+/// 146 MiB"): one spelling for the noisy and the lower-than-cached notes.
+struct NamedCeiling {
+  std::string name;
+  const Ceiling* ceiling;
+};
+
+std::vector<NamedCeiling> named_ceilings(const Ceilings& c) {
+  std::vector<NamedCeiling> out{{"f64 peak", &c.peak_f64}, {"f32 peak", &c.peak_f32}};
+  for (int l = 0; l < kMemoryLevels; ++l)
+    out.push_back({std::string(ops::name(static_cast<ops::MemoryLevel>(l))) + " bandwidth",
+                   &c.bandwidth[static_cast<std::size_t>(l)]});
+  for (const Ceiling& size : c.llc_sizes) {
+    const auto mib = static_cast<long long>(size.working_set_bytes / (1024.0 * 1024) + 0.5);
+    out.push_back({"llc bandwidth at " + std::to_string(mib) + " MiB", &size});
+  }
+  return out;
+}
+
 }  // namespace
 
 const Ceiling& Ceilings::bandwidth_at(ops::MemoryLevel l, double bytes) const {
@@ -177,26 +196,33 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
   return out;
 }
 
+std::string lower_ceilings(const Ceilings& earlier, const Ceilings& now, double margin) {
+  const std::vector<NamedCeiling> before = named_ceilings(earlier), after = named_ceilings(now);
+  std::string text;
+  for (const NamedCeiling& n : after) {
+    const auto match =
+        std::find_if(before.begin(), before.end(), [&](const NamedCeiling& b) { return b.name == n.name; });
+    if (match == before.end()) continue;
+    const Ceiling &c = *match->ceiling, &m = *n.ceiling;
+    if (!c.measured() || !m.measured() || m.best >= (1 - margin) * c.best) continue;
+    text += (text.empty() ? "" : ", ") + n.name + " " +
+            std::to_string(static_cast<int>((1 - m.best / c.best) * 100 + 0.5)) + "% lower";
+  }
+  return text;
+}
+
 std::string noisy_ceiling(const Ceilings& c, double limit) {
   std::string name;
   double worst = limit;
   // The median, not the worst sample: one sample slowed by a page fault or an interrupt is routine,
   // half of them slowed means the CPUs were shared.
-  const auto consider = [&](const Ceiling& ceiling, const std::string& what) {
+  for (const NamedCeiling& n : named_ceilings(c)) {
+    const Ceiling& ceiling = *n.ceiling;
     const double spread = ceiling.measured() ? (ceiling.best - ceiling.median) / ceiling.best : 0.0;
     if (spread > worst) {
       worst = spread;
-      name = what;
+      name = n.name;
     }
-  };
-  consider(c.peak_f64, "f64 peak");
-  consider(c.peak_f32, "f32 peak");
-  for (int l = 0; l < kMemoryLevels; ++l)
-    consider(c.bandwidth[static_cast<std::size_t>(l)],
-             std::string(ops::name(static_cast<ops::MemoryLevel>(l))) + " bandwidth");
-  for (const Ceiling& size : c.llc_sizes) {
-    const auto mib = static_cast<long long>(size.working_set_bytes / (1024.0 * 1024) + 0.5);
-    consider(size, "llc bandwidth at " + std::to_string(mib) + " MiB");
   }
   if (name.empty()) return name;
   return name + ": median sample " + std::to_string(static_cast<int>(worst * 100 + 0.5)) + "% below the best";

@@ -26,7 +26,7 @@ GemmShape gemm_shape(const ParamReader& p) {
 Work gemm_work(const GemmShape& s) {
   const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
   Work w{2.0 * m * n * k, (m * k + k * n + m * n) * static_cast<double>(s.element_size)};
-  w.precision = s.element_size == 4 ? FlopPrecision::F32 : FlopPrecision::F64;
+  w.precision = flop_precision_of(s.element_size);
   return w;
 }
 

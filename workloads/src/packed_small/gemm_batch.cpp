@@ -41,7 +41,7 @@ Work gemm_batch_work(const GemmBatchShape& s) {
   const double n = s.n;
   const double items = static_cast<double>(s.batch);
   Work w{2.0 * n * n * n * items, 3.0 * n * n * items * static_cast<double>(s.element_size)};
-  w.precision = s.element_size == 4 ? FlopPrecision::F32 : FlopPrecision::F64;
+  w.precision = flop_precision_of(s.element_size);
   return w;
 }
 

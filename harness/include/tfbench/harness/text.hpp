@@ -13,6 +13,8 @@ std::size_t edit_distance(std::string_view a, std::string_view b);
 std::string nearest_name(std::string_view name, const std::vector<std::string>& candidates);
 /// Shell-style glob (`*`, `?`, `[...]`) over the whole text.
 bool glob_match(const std::string& pattern, const std::string& text);
+/// `text` in ASCII lower case ("SkylakeX" -> "skylakex").
+std::string to_lower(std::string text);
 /// "a, b, c".
 std::string join(const std::vector<std::string>& parts, std::string_view separator = ", ");
 /// Seconds with a readable unit: "812 ns", "3.41 us", "12.0 ms", "1.25 s".

@@ -62,6 +62,11 @@ Ceilings measure_ceilings(const RunContext& ctx);
 /// (threads, caches, the LLC ladder).
 Ceilings best_of(const Ceilings& earlier, const Ceilings& now);
 
+/// The ceilings of `now` whose best reads more than `margin` (0.1: 10%) below the same ceiling of
+/// `earlier`, as "f64 peak 22% lower, llc bandwidth at 146 MiB 31% lower"; empty when none does.
+/// An LLC ladder point is compared with the earlier point of the same size (in MiB), if any.
+std::string lower_ceilings(const Ceilings& earlier, const Ceilings& now, double margin);
+
 /// The ceiling whose median sample falls furthest below its best, as "l2 bandwidth: median sample
 /// 45% below the best", when that exceeds `limit`; empty otherwise: such ceilings were measured on a
 /// busy machine.

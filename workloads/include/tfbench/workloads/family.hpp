@@ -6,6 +6,7 @@
 
 #include "tfbench/engine/core/exec_space.hpp"
 
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -75,6 +76,11 @@ struct VariantInfo {
 
 /// Which peak a variant's flops are bounded by (the roofline's compute ceiling).
 enum class FlopPrecision { F64, F32 };
+
+/// The peak an element of `element_size` bytes is bounded by: 4 is single precision, else double.
+inline FlopPrecision flop_precision_of(std::size_t element_size) {
+  return element_size == 4 ? FlopPrecision::F32 : FlopPrecision::F64;
+}
 
 /// Work done by one iteration, for rates. Zero means "not meaningful for this variant".
 struct Work {
