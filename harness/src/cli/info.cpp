@@ -10,6 +10,7 @@
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
+#include "tfbench/workloads/tuning.hpp"
 #include "util/text_table.hpp"
 
 #include <Kokkos_Core.hpp>
@@ -37,6 +38,10 @@ void print_info(std::ostream& out) {
   out << "cpu:             " << cpu_model() << " (" << online_cpu_count() << " online, "
       << affinity_cpu_count() << " in tfbench's affinity mask = 'max')\n";
   out << "host:            " << host_name() << "\n";
+  const workloads::DetectedCaches caches = workloads::detect_caches();
+  const auto kib = [](double bytes) { return std::to_string(static_cast<long long>(bytes / 1024)) + " KiB"; };
+  out << "caches:          L1d " << kib(caches.sizes.l1_bytes) << ", L2 " << kib(caches.sizes.l2_bytes)
+      << ", LLC " << kib(caches.sizes.llc_bytes) << " (from " << caches.source << ")\n";
   const IsaInfo isa = isa_info();
   const auto or_none = [](const std::string& list) { return list.empty() ? std::string("none") : list; };
   out << "build host:      " << isa.build_host_cpu << ", TFBENCH_ARCH=" << isa.build_arch << "\n";

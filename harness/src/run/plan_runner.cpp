@@ -517,7 +517,10 @@ class WorkerPlanRun {
                                         "share one (--no-pin)"));
     std::string why;
     const auto cached = read_cached_ceilings(ceilings_path_, ceilings_key_, ceilings_entry(), why);
-    if (cached) {
+    if (cached && !workloads::combinable(cached->ceilings, *ceilings_)) {
+      progress_.note(label_ + ": the cached measurement of " + cached->measured_utc +
+                     " was sized differently (caches or LLC ladder); this measurement replaces it");
+    } else if (cached) {
       const workloads::Ceilings best = workloads::best_of(cached->ceilings, *ceilings_);
       const std::string lower = workloads::lower_ceilings(cached->ceilings, *ceilings_, 0.1);
       if (!lower.empty()) {

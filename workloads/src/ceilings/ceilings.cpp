@@ -172,17 +172,20 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   return c;
 }
 
-Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
+bool combinable(const Ceilings& earlier, const Ceilings& now) {
   const auto same_sizes = [](const std::vector<Ceiling>& a, const std::vector<Ceiling>& b) {
     if (a.size() != b.size()) return false;
     for (std::size_t i = 0; i < a.size(); ++i)
       if (a[i].working_set_bytes != b[i].working_set_bytes) return false;
     return true;
   };
-  if (earlier.threads != now.threads || earlier.caches.l1_bytes != now.caches.l1_bytes ||
-      earlier.caches.l2_bytes != now.caches.l2_bytes || earlier.caches.llc_bytes != now.caches.llc_bytes ||
-      !same_sizes(earlier.llc_sizes, now.llc_sizes))
-    return now;
+  return earlier.threads == now.threads && earlier.caches.l1_bytes == now.caches.l1_bytes &&
+         earlier.caches.l2_bytes == now.caches.l2_bytes && earlier.caches.llc_bytes == now.caches.llc_bytes &&
+         same_sizes(earlier.llc_sizes, now.llc_sizes);
+}
+
+Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
+  if (!combinable(earlier, now)) return now;
   const auto better = [](const Ceiling& a, const Ceiling& b) {
     return a.measured() && !(b.best >= a.best) ? a : b;  // b unless a is measured and above it
   };
@@ -197,6 +200,7 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
 }
 
 std::string lower_ceilings(const Ceilings& earlier, const Ceilings& now, double margin) {
+  if (!combinable(earlier, now)) return {};  // best_of takes `now` whole: nothing was kept from earlier
   const std::vector<NamedCeiling> before = named_ceilings(earlier), after = named_ceilings(now);
   std::string text;
   for (const NamedCeiling& n : after) {

@@ -1,4 +1,8 @@
-// detect_cache_sizes: the data/unified caches of CPU 0 from Linux sysfs.
+// detect_cache_sizes: the data/unified caches of CPU 0 from Linux sysfs, and where sysfs says
+// nothing of a level (some hypervisors expose no cache topology there), the C library's CPUID-based
+// report (sysconf's _SC_LEVEL*_CACHE_SIZE).
+
+#include <unistd.h>
 
 #include <fstream>
 #include <string>
@@ -32,12 +36,17 @@ double parse_size(const std::string& text) {
   return value;
 }
 
+double sysconf_bytes(int name) {
+  const long value = sysconf(name);
+  return value > 0 ? static_cast<double>(value) : 0.0;
+}
+
 }  // namespace
 
-ops::CacheSizes detect_cache_sizes() {
+ops::CacheSizes read_sysfs_cache_sizes(const std::string& cache_dir) {
   ops::CacheSizes sizes;
   for (int index = 0; index < 8; ++index) {
-    const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/";
+    const std::string dir = cache_dir + "/index" + std::to_string(index) + "/";
     const std::string type = read_line(dir + "type");
     if (type.empty()) break;
     if (type == "Instruction") continue;
@@ -47,8 +56,49 @@ ops::CacheSizes detect_cache_sizes() {
     if (level == "2") sizes.l2_bytes = bytes;
     if (level == "3" || (level == "4" && bytes > sizes.llc_bytes)) sizes.llc_bytes = bytes;
   }
-  if (sizes.llc_bytes == 0) sizes.llc_bytes = sizes.l2_bytes;  // no L3: the L2 is the last level
   return sizes;
 }
+
+ops::CacheSizes cpuid_cache_sizes() {
+  ops::CacheSizes sizes;
+#if defined(_SC_LEVEL1_DCACHE_SIZE) && defined(_SC_LEVEL2_CACHE_SIZE) && defined(_SC_LEVEL3_CACHE_SIZE)
+  sizes.l1_bytes = sysconf_bytes(_SC_LEVEL1_DCACHE_SIZE);
+  sizes.l2_bytes = sysconf_bytes(_SC_LEVEL2_CACHE_SIZE);
+  sizes.llc_bytes = sysconf_bytes(_SC_LEVEL3_CACHE_SIZE);
+#if defined(_SC_LEVEL4_CACHE_SIZE)
+  const double l4 = sysconf_bytes(_SC_LEVEL4_CACHE_SIZE);
+  if (l4 > sizes.llc_bytes) sizes.llc_bytes = l4;
+#endif
+#endif
+  return sizes;
+}
+
+DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const ops::CacheSizes& cpuid) {
+  DetectedCaches found;
+  found.sizes = read_sysfs_cache_sizes(sysfs_cache_dir);
+  bool from_sysfs = false, from_cpuid = false;
+  const auto fill = [&](double& level, double reported) {
+    if (level > 0) {
+      from_sysfs = true;
+    } else if (reported > 0) {
+      level = reported;
+      from_cpuid = true;
+    }
+  };
+  fill(found.sizes.l1_bytes, cpuid.l1_bytes);
+  fill(found.sizes.l2_bytes, cpuid.l2_bytes);
+  fill(found.sizes.llc_bytes, cpuid.llc_bytes);
+  if (found.sizes.llc_bytes == 0) found.sizes.llc_bytes = found.sizes.l2_bytes;  // no L3: the L2 is last
+  found.source = from_sysfs && from_cpuid ? "sysfs+cpuid" : from_sysfs ? "sysfs" : from_cpuid ? "cpuid" : "none";
+  return found;
+}
+
+DetectedCaches detect_caches() {
+  static const DetectedCaches detected =
+      detect_cache_sizes_from("/sys/devices/system/cpu/cpu0/cache", cpuid_cache_sizes());
+  return detected;
+}
+
+ops::CacheSizes detect_cache_sizes() { return detect_caches().sizes; }
 
 }  // namespace tfbench::workloads

@@ -56,6 +56,10 @@ struct Ceilings {
 /// a couple of seconds, most of it the DRAM triad's first touch.
 Ceilings measure_ceilings(const RunContext& ctx);
 
+/// Whether two measurements were sized alike (threads, caches, the LLC ladder's working sets), so
+/// that best_of combines them ceiling by ceiling.
+bool combinable(const Ceilings& earlier, const Ceilings& now);
+
 /// Per ceiling, the measurement with the higher best, as the cache keeps them: noise only ever slows
 /// a sample down, so a measurement taken while the host was slower (its best sample 20-40% under an
 /// earlier one's, with a tight spread) is no ceiling. `now` whole where the two were not sized alike
@@ -64,7 +68,8 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now);
 
 /// The ceilings of `now` whose best reads more than `margin` (0.1: 10%) below the same ceiling of
 /// `earlier`, as "f64 peak 22% lower, llc bandwidth at 146 MiB 31% lower"; empty when none does.
-/// An LLC ladder point is compared with the earlier point of the same size (in MiB), if any.
+/// Empty where the two are not combinable: best_of then keeps `now` whole, and nothing is taken
+/// from `earlier`.
 std::string lower_ceilings(const Ceilings& earlier, const Ceilings& now, double margin);
 
 /// The ceiling whose median sample falls furthest below its best, as "l2 bandwidth: median sample

@@ -17,8 +17,24 @@
 
 namespace tfbench::workloads {
 
-/// Per-core L1d and L2 and the last-level cache of this machine (Linux sysfs; 0 where unknown).
+/// Per-core L1d and L2 and the last-level cache of this machine: Linux sysfs, and for a level sysfs
+/// does not list (virtual machines whose hypervisor exposes no cache topology there) the C library's
+/// CPUID-based report; 0 where neither knows. Read once per process.
 ops::CacheSizes detect_cache_sizes();
+
+/// The sizes and where they came from: "sysfs", "cpuid", "sysfs+cpuid" (some levels each) or "none".
+struct DetectedCaches {
+  ops::CacheSizes sizes;
+  std::string source;
+};
+DetectedCaches detect_caches();
+
+/// The parts of detect_caches, for tests: the sizes listed under a sysfs cache directory
+/// (`.../cpu0/cache`; 0 for a level it does not list), the C library's report (sysconf), and the
+/// two combined, sysfs first.
+ops::CacheSizes read_sysfs_cache_sizes(const std::string& cache_dir);
+ops::CacheSizes cpuid_cache_sizes();
+DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const ops::CacheSizes& cpuid);
 
 struct TuneOptions {
   ExecSpaceKind space = ExecSpaceKind::Serial;  // the worker space of the classes (OpenMP or Serial)
