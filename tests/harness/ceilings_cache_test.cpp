@@ -11,6 +11,7 @@
 
 #include "provenance/blas_core.hpp"
 #include "run/ceilings_cache.hpp"
+#include "run/protocol.hpp"
 
 using namespace tfbench;
 using namespace tfbench::harness;
@@ -166,4 +167,38 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   other = sample(80.0, 1);
   other.llc_sizes.pop_back();
   CHECK(workloads::best_of(other, now).gflops() == 45.0);
+}
+
+TEST_CASE("ceilings: the peak is the higher of the FMA and the GEMM measurement, both kept", "[ceilings]") {
+  // OpenBLAS on Haswell kernels (OPENBLAS_CORETYPE from the environment) on an AVX-512 core: its
+  // dgemm read 34.8 GFLOP/s while libxsmm's batches ran at 42.4, 1.22 of a GEMM "peak".
+  workloads::Ceilings c = sample(0.0, 1);
+  c.gemm_f64 = {34.8, 33.0, 31.0, 5, 1e8};
+  c.fma_f64 = {64.9, 64.0, 60.0, 5, 0};
+  c.gemm_f32 = {80.0, 79.0, 78.0, 5, 5e7};  // f32: no FMA measurement (an older worker)
+  c.settle_peaks();
+  CHECK(c.gflops() == 64.9);
+  CHECK(c.peak_source(false) == "fma");
+  CHECK(c.peak_f32.best == 80.0);
+  CHECK(c.peak_source(true) == "gemm");
+  // Through the worker protocol and the cache: both measurements survive, and a file written before
+  // the FMA peaks reads its peaks as the GEMM's.
+  const auto back = Json::parse(dump_json(Json(c))).get<workloads::Ceilings>();
+  CHECK(back.fma_f64.best == 64.9);
+  CHECK(back.gemm_f64.best == 34.8);
+  CHECK(back.gflops() == 64.9);
+  Json old = Json(c);
+  for (const char* key : {"fma_f64", "fma_f32", "gemm_f64", "gemm_f32"}) old.erase(key);
+  const auto older = old.get<workloads::Ceilings>();
+  CHECK(older.gemm_f64.best == 64.9);  // its peak, which was the GEMM's then
+  CHECK_FALSE(older.fma_f64.measured());
+  // best_of combines each measurement on its own.
+  workloads::Ceilings now = c;
+  now.fma_f64.best = 50.0;
+  now.gemm_f64.best = 36.0;
+  now.settle_peaks();
+  const workloads::Ceilings best = workloads::best_of(c, now);
+  CHECK(best.fma_f64.best == 64.9);
+  CHECK(best.gemm_f64.best == 36.0);
+  CHECK(best.gflops() == 64.9);
 }

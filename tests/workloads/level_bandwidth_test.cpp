@@ -4,6 +4,7 @@
 
 #include <catch2/catch.hpp>
 
+#include "ceilings/fma_peak.hpp"
 #include "ceilings/level_bandwidth.hpp"
 
 #include <vector>
@@ -52,4 +53,20 @@ TEST_CASE("A level whose samples spread is measured again; the best median is ke
   next = 0;
   CHECK(measure_with_retries(measure, 0.3, 3).median == 95);  // a quiet first attempt stands
   CHECK(next == 1);
+}
+
+TEST_CASE("The FMA peak: one positive sample per request, at 1 and 2 threads", "[ceilings]") {
+  using tfbench::workloads::FlopPrecision;
+  for (int threads : {1, 2}) {
+    for (FlopPrecision p : {FlopPrecision::F64, FlopPrecision::F32}) {
+      const auto gflops = tfbench::workloads::impl::sample_fma_gflops(threads, 3, p, 1e-3);
+      REQUIRE(gflops.size() == 3);
+      for (double g : gflops) CHECK(g > 0);
+    }
+  }
+#if defined(__AVX512F__)
+  CHECK(tfbench::workloads::impl::fma_vector_bytes() == 64);
+#elif defined(__AVX__)
+  CHECK(tfbench::workloads::impl::fma_vector_bytes() == 32);
+#endif
 }

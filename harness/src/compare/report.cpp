@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <map>
+#include <optional>
 
 namespace tfbench::harness {
 
@@ -63,17 +64,22 @@ std::string speedup_text(const ResultRow& row) {
   return format_speedup(row.speedup_vs_fastest_peer) + (row.fastest_peer == row.variant ? " (fastest)" : "");
 }
 
-/// " (4.61 MiB: 25, 130 MiB: 13.6)": the LLC's bandwidth at its further working sets, from the
-/// ceilings JSON (read as the worker protocol writes it); empty where it has none (older files, a
-/// narrow LLC, a column that does not parse).
-std::string llc_ladder_text(const std::string& ceilings_json) {
-  if (ceilings_json.empty()) return "";
+/// The ceilings JSON of a worker row (read as the worker protocol writes it); none where the row has
+/// none or it does not parse.
+std::optional<workloads::Ceilings> parse_ceilings(const std::string& ceilings_json) {
+  if (ceilings_json.empty()) return std::nullopt;
   workloads::Ceilings ceilings;
   try {
     Json::parse(ceilings_json).get_to(ceilings);
   } catch (const std::exception&) {
-    return "";
+    return std::nullopt;
   }
+  return ceilings;
+}
+
+/// " (4.61 MiB: 25, 130 MiB: 13.6)": the LLC's bandwidth at its further working sets; empty where
+/// it has none (older files, a narrow LLC).
+std::string llc_ladder_text(const workloads::Ceilings& ceilings) {
   std::string text;
   for (const workloads::Ceiling& c : ceilings.llc_sizes) {
     if (!c.measured() || !(c.working_set_bytes > 0)) continue;
@@ -83,14 +89,31 @@ std::string llc_ladder_text(const std::string& ceilings_json) {
   return text.empty() ? text : text + ")";
 }
 
-/// "peak 48.2 GFLOP/s f64, 96.1 f32; L1 444, L2 45.2, LLC 22.8 (4.6 MiB: 25), DRAM 5.84 GB/s (cached ...)".
+/// " (fma; dgemm 34.8)": which measurement a peak is, with the other one beside it; empty for files
+/// without the FMA peaks.
+std::string peak_source_text(const workloads::Ceilings& c, bool f32) {
+  const workloads::Ceiling &fma = f32 ? c.fma_f32 : c.fma_f64, &gemm = f32 ? c.gemm_f32 : c.gemm_f64;
+  if (!fma.measured()) return "";
+  const std::string gemm_name = f32 ? "sgemm" : "dgemm";
+  if (c.peak_source(f32) == "fma")
+    return " (fma" + (gemm.measured() ? "; " + gemm_name + " " + format_number(gemm.best, 3) : "") + ")";
+  return " (" + gemm_name + "; fma " + format_number(fma.best, 3) + ")";
+}
+
+/// "peak 64.9 GFLOP/s f64 (fma; dgemm 34.8), 130 f32 (fma; sgemm 53); L1 444, L2 45.2, LLC 22.8
+/// (4.6 MiB: 25), DRAM 5.84 GB/s (cached ...)".
 std::string ceilings_text(const WorkerRow& w) {
   if (!std::isfinite(w.ceiling_gflops) && !std::isfinite(w.ceiling_gbs)) return "ceilings not measured";
+  const auto c = parse_ceilings(w.ceilings);
   std::string text = "ceilings: peak " + format_number(w.ceiling_gflops, 3) + " GFLOP/s f64";
-  if (std::isfinite(w.ceiling_gflops_f32)) text += ", " + format_number(w.ceiling_gflops_f32, 3) + " f32";
+  if (c) text += peak_source_text(*c, false);
+  if (std::isfinite(w.ceiling_gflops_f32)) {
+    text += ", " + format_number(w.ceiling_gflops_f32, 3) + " f32";
+    if (c) text += peak_source_text(*c, true);
+  }
   if (std::isfinite(w.ceiling_l1_gbs)) {
     text += "; L1 " + format_number(w.ceiling_l1_gbs, 3) + ", L2 " + format_number(w.ceiling_l2_gbs, 3) +
-            ", LLC " + format_number(w.ceiling_llc_gbs, 3) + llc_ladder_text(w.ceilings) + ",";
+            ", LLC " + format_number(w.ceiling_llc_gbs, 3) + (c ? llc_ladder_text(*c) : "") + ",";
   }
   text += " DRAM " + format_number(w.ceiling_gbs, 3) + " GB/s";
   if (!w.ceilings_source.empty()) text += " (" + w.ceilings_source + ")";

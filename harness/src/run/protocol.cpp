@@ -81,6 +81,10 @@ void to_json(harness::Json& json, const Ceilings& c) {
   json = {
       {"peak_f64", ceiling_json(c.peak_f64)},
       {"peak_f32", ceiling_json(c.peak_f32)},
+      {"fma_f64", ceiling_json(c.fma_f64)},
+      {"fma_f32", ceiling_json(c.fma_f32)},
+      {"gemm_f64", ceiling_json(c.gemm_f64)},
+      {"gemm_f32", ceiling_json(c.gemm_f32)},
       {"bandwidth", bandwidth},
       {"llc_sizes", llc_sizes},
       {"caches",
@@ -91,6 +95,15 @@ void to_json(harness::Json& json, const Ceilings& c) {
 void from_json(const harness::Json& json, Ceilings& c) {
   c.peak_f64 = ceiling_from(json.at("peak_f64"));
   c.peak_f32 = ceiling_from(json.at("peak_f32"));
+  // Before the FMA peak (files of kernels version 2 and older) the peaks were the BLAS GEMM's.
+  const auto part = [&json](const char* key, const Ceiling& otherwise) {
+    const auto it = json.find(key);
+    return it == json.end() ? otherwise : ceiling_from(*it);
+  };
+  c.fma_f64 = part("fma_f64", Ceiling{});
+  c.fma_f32 = part("fma_f32", Ceiling{});
+  c.gemm_f64 = part("gemm_f64", c.peak_f64);
+  c.gemm_f32 = part("gemm_f32", c.peak_f32);
   const harness::Json& bandwidth = json.at("bandwidth");
   for (int l = 0; l < kMemoryLevels; ++l)
     c.bandwidth[static_cast<std::size_t>(l)] =

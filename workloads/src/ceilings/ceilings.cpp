@@ -12,6 +12,7 @@
 #include <limits>
 #include <vector>
 
+#include "ceilings/fma_peak.hpp"
 #include "ceilings/level_bandwidth.hpp"
 #include "common/size_ladder.hpp"
 #include "compute_control/compute_control.hpp"
@@ -142,15 +143,38 @@ Ceiling measure_with_retries(const std::function<Ceiling()>& measure, double ret
 
 }  // namespace impl
 
+void Ceilings::settle_peaks() {
+  const auto higher = [](const Ceiling& a, const Ceiling& b) { return a.measured() && !(b.best >= a.best) ? a : b; };
+  peak_f64 = higher(fma_f64, gemm_f64);
+  peak_f32 = higher(fma_f32, gemm_f32);
+}
+
+std::string Ceilings::peak_source(bool f32) const {
+  const Ceiling &peak = f32 ? peak_f32 : peak_f64, &fma = f32 ? fma_f32 : fma_f64;
+  const Ceiling& gemm = f32 ? gemm_f32 : gemm_f64;
+  if (!peak.measured()) return "";
+  if (fma.measured() && fma.best == peak.best) return "fma";
+  if (gemm.measured() && gemm.best == peak.best) return "gemm";
+  return "";
+}
+
 Ceilings measure_ceilings(const RunContext& ctx) {
   Ceilings c;
   c.threads = ctx.threads;
   c.caches = known_caches();
   const double gemm_bytes = 3.0 * kPeakGemmN * kPeakGemmN;
-  c.peak_f64 =
+  c.gemm_f64 =
       summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F64), 8 * gemm_bytes);
-  c.peak_f32 =
+  c.gemm_f32 =
       summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F32), 4 * gemm_bytes);
+  // In registers: no working set. Retried like a cache level: a pass is milliseconds.
+  c.fma_f64 = impl::measure_with_retries(
+      [&] { return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F64, kCacheSampleS), 0); },
+      kRetrySpread, kAttempts);
+  c.fma_f32 = impl::measure_with_retries(
+      [&] { return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F32, kCacheSampleS), 0); },
+      kRetrySpread, kAttempts);
+  c.settle_peaks();
   const auto sizes = level_working_sets(c.caches, ctx.threads);
   for (int level = 0; level < kMemoryLevels; ++level) {
     const bool dram = level == static_cast<int>(ops::MemoryLevel::DRAM);
@@ -192,6 +216,10 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
   Ceilings out = now;
   out.peak_f64 = better(earlier.peak_f64, now.peak_f64);
   out.peak_f32 = better(earlier.peak_f32, now.peak_f32);
+  out.fma_f64 = better(earlier.fma_f64, now.fma_f64);
+  out.fma_f32 = better(earlier.fma_f32, now.fma_f32);
+  out.gemm_f64 = better(earlier.gemm_f64, now.gemm_f64);
+  out.gemm_f32 = better(earlier.gemm_f32, now.gemm_f32);
   for (std::size_t l = 0; l < out.bandwidth.size(); ++l)
     out.bandwidth[l] = better(earlier.bandwidth[l], now.bandwidth[l]);
   for (std::size_t i = 0; i < out.llc_sizes.size(); ++i)

@@ -1,6 +1,7 @@
 #pragma once
 // The machine's roofline, measured the way the Empirical Roofline Toolkit does: the peak FLOP/s
-// (large GEMM through the BLAS, per precision) and the bandwidth of each memory level (a triad whose
+// (per precision, the higher of independent FMAs on the build's widest vectors and a large GEMM
+// through the BLAS) and the bandwidth of each memory level (a triad whose
 // working set sits in L1, L2, the last-level cache or DRAM), each from several samples with their
 // spread, at one worker's thread budget. A row's attainable bound is min(peak, AI x bandwidth of the
 // level its working set lives in) (docs/results-format.md, "Roofline").
@@ -33,7 +34,9 @@ struct Ceiling {
 constexpr int kMemoryLevels = 4;  // ops::MemoryLevel: L1, L2, LLC, DRAM
 
 struct Ceilings {
-  Ceiling peak_f64, peak_f32;                    // GFLOP/s
+  Ceiling peak_f64, peak_f32;                    // GFLOP/s: what rows are bound by, the higher of:
+  Ceiling fma_f64, fma_f32;                      //   FMA throughput on the build's widest vectors
+  Ceiling gemm_f64, gemm_f32;                    //   a large GEMM through the BLAS
   std::array<Ceiling, kMemoryLevels> bandwidth;  // GB/s, indexed by ops::MemoryLevel
   ops::CacheSizes caches;                        // per-core L1d, L2; shared LLC (bytes)
   int threads = 0;                               // the thread budget they were measured at
@@ -50,6 +53,10 @@ struct Ceilings {
   /// The two numbers of the first ceilings (ceiling_gflops, ceiling_gbs): f64 peak and DRAM.
   double gflops() const { return peak_f64.best; }
   double gbs() const { return level(ops::MemoryLevel::DRAM).best; }
+  /// peak_f64 and peak_f32 from the FMA and GEMM measurements (the higher best of each pair).
+  void settle_peaks();
+  /// "fma" or "gemm": which measurement peak_f64 (`f32`: peak_f32) is; empty when neither ran.
+  std::string peak_source(bool f32) const;
 };
 
 /// Measures every ceiling at ctx.threads (OpenMP threads for the triad, BLAS threads for the GEMM);

@@ -1,0 +1,143 @@
+#include "ceilings/fma_peak.hpp"
+
+#include <omp.h>
+
+#include <chrono>
+#include <cstdint>
+
+#if defined(__x86_64__) || defined(__i386__)
+#include <immintrin.h>
+#endif
+
+#include "ceilings/level_bandwidth.hpp"
+
+namespace tfbench::workloads::impl {
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+// One vector type and its fused multiply-add per precision, the widest the build targets. Without
+// FMA instructions a multiply and an add do the same 2 flops.
+#if defined(__AVX512F__)
+struct F64Vec {
+  using V = __m512d;
+  static V set(double x) { return _mm512_set1_pd(x); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_pd(a, b, c); }
+  static double first(V v) { return _mm512_cvtsd_f64(v); }
+};
+struct F32Vec {
+  using V = __m512;
+  static V set(float x) { return _mm512_set1_ps(x); }
+  static V fma(V a, V b, V c) { return _mm512_fmadd_ps(a, b, c); }
+  static float first(V v) { return _mm512_cvtss_f32(v); }
+};
+constexpr int kVectorBytes = 64, kAccumulators = 24;  // of 32 registers: latency 4 x 2 pipes, 3x over
+#elif defined(__AVX__)
+struct F64Vec {
+  using V = __m256d;
+  static V set(double x) { return _mm256_set1_pd(x); }
+#if defined(__FMA__)
+  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+#else
+  static V fma(V a, V b, V c) { return _mm256_add_pd(_mm256_mul_pd(a, b), c); }
+#endif
+  static double first(V v) { return _mm256_cvtsd_f64(v); }
+};
+struct F32Vec {
+  using V = __m256;
+  static V set(float x) { return _mm256_set1_ps(x); }
+#if defined(__FMA__)
+  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+#else
+  static V fma(V a, V b, V c) { return _mm256_add_ps(_mm256_mul_ps(a, b), c); }
+#endif
+  static float first(V v) { return _mm256_cvtss_f32(v); }
+};
+constexpr int kVectorBytes = 32, kAccumulators = 12;  // of 16 registers
+#elif defined(__SSE2__)
+struct F64Vec {
+  using V = __m128d;
+  static V set(double x) { return _mm_set1_pd(x); }
+  static V fma(V a, V b, V c) { return _mm_add_pd(_mm_mul_pd(a, b), c); }
+  static double first(V v) { return _mm_cvtsd_f64(v); }
+};
+struct F32Vec {
+  using V = __m128;
+  static V set(float x) { return _mm_set1_ps(x); }
+  static V fma(V a, V b, V c) { return _mm_add_ps(_mm_mul_ps(a, b), c); }
+  static float first(V v) { return _mm_cvtss_f32(v); }
+};
+constexpr int kVectorBytes = 16, kAccumulators = 12;
+#else
+template <class T>
+struct ScalarVec {
+  using V = T;
+  static V set(T x) { return x; }
+  static V fma(V a, V b, V c) { return a * b + c; }
+  static T first(V v) { return v; }
+};
+using F64Vec = ScalarVec<double>;
+using F32Vec = ScalarVec<float>;
+constexpr int kVectorBytes = sizeof(double), kAccumulators = 8;
+#endif
+
+/// `iterations` rounds of kAccumulators independent FMA chains; the sum of the lanes leaves the
+/// function, so no chain can be dropped. a = a * x + y with x just below 1 converges, never overflows.
+template <class Vec, class T>
+T fma_chains(std::int64_t iterations, T seed) {
+  typename Vec::V acc[kAccumulators];
+#pragma GCC unroll 32
+  for (int i = 0; i < kAccumulators; ++i) acc[i] = Vec::set(seed * static_cast<T>(i + 1));
+  const typename Vec::V x = Vec::set(static_cast<T>(0.9999)), y = Vec::set(static_cast<T>(1e-4));
+  for (std::int64_t k = 0; k < iterations; ++k) {
+#pragma GCC unroll 32
+    for (int i = 0; i < kAccumulators; ++i) acc[i] = Vec::fma(acc[i], x, y);
+  }
+  T sum = 0;
+  for (int i = 0; i < kAccumulators; ++i) sum += Vec::first(acc[i]);
+  return sum;
+}
+
+template <class Vec, class T>
+std::vector<double> sample(int threads, int samples, double min_sample_s) {
+  constexpr double kFlopsPerIteration = 2.0 * kAccumulators * kVectorBytes / sizeof(T);
+  volatile T sink = 0;
+  // Timed inside the region between barriers, as the triad: waking the threads is not computing.
+  const auto timed = [&](std::int64_t iterations) {
+    Clock::time_point t0, t1;
+#pragma omp parallel num_threads(threads)
+    {
+#pragma omp barrier
+#pragma omp master
+      t0 = Clock::now();
+      const T s = fma_chains<Vec, T>(iterations, static_cast<T>(1e-3 * (omp_get_thread_num() + 1)));
+#pragma omp barrier
+#pragma omp master
+      t1 = Clock::now();
+#pragma omp critical
+      sink = sink + s;
+    }
+    return std::chrono::duration<double>(t1 - t0).count();
+  };
+  constexpr std::int64_t kWarmupIterations = 1 << 14;  // ~0.1 ms at 3 GHz
+  std::vector<double> warmup;
+  for (int w = 0; w < 3; ++w) warmup.push_back(timed(kWarmupIterations));
+  const std::int64_t iterations = kWarmupIterations * passes_for_sample(warmup, min_sample_s);
+  std::vector<double> gflops;
+  for (int s = 0; s < samples; ++s) {
+    const double seconds = timed(iterations);
+    gflops.push_back(kFlopsPerIteration * static_cast<double>(iterations) * threads / seconds / 1e9);
+  }
+  return gflops;
+}
+
+}  // namespace
+
+std::vector<double> sample_fma_gflops(int threads, int samples, FlopPrecision precision, double min_sample_s) {
+  return precision == FlopPrecision::F32 ? sample<F32Vec, float>(threads, samples, min_sample_s)
+                                         : sample<F64Vec, double>(threads, samples, min_sample_s);
+}
+
+int fma_vector_bytes() { return kVectorBytes; }
+
+}  // namespace tfbench::workloads::impl
