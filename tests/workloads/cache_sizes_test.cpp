@@ -28,7 +28,8 @@ struct TempDir {
   ~TempDir() { fs::remove_all(path); }
 };
 
-void write_index(const fs::path& dir, int index, const std::string& type, int level, const std::string& size) {
+void write_index(const fs::path& dir, int index, const std::string& type, int level,
+                 const std::string& size) {
   const fs::path d = dir / ("index" + std::to_string(index));
   fs::create_directories(d);
   std::ofstream(d / "type") << type << "\n";

@@ -144,7 +144,9 @@ Ceiling measure_with_retries(const std::function<Ceiling()>& measure, double ret
 }  // namespace impl
 
 void Ceilings::settle_peaks() {
-  const auto higher = [](const Ceiling& a, const Ceiling& b) { return a.measured() && !(b.best >= a.best) ? a : b; };
+  const auto higher = [](const Ceiling& a, const Ceiling& b) {
+    return a.measured() && !(b.best >= a.best) ? a : b;
+  };
   peak_f64 = higher(fma_f64, gemm_f64);
   peak_f32 = higher(fma_f32, gemm_f32);
 }
@@ -169,10 +171,16 @@ Ceilings measure_ceilings(const RunContext& ctx) {
       summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F32), 4 * gemm_bytes);
   // In registers: no working set. Retried like a cache level: a pass is milliseconds.
   c.fma_f64 = impl::measure_with_retries(
-      [&] { return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F64, kCacheSampleS), 0); },
+      [&] {
+        return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F64, kCacheSampleS),
+                         0);
+      },
       kRetrySpread, kAttempts);
   c.fma_f32 = impl::measure_with_retries(
-      [&] { return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F32, kCacheSampleS), 0); },
+      [&] {
+        return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F32, kCacheSampleS),
+                         0);
+      },
       kRetrySpread, kAttempts);
   c.settle_peaks();
   const auto sizes = level_working_sets(c.caches, ctx.threads);

@@ -37,21 +37,33 @@ struct F64Vec {
   using V = __m256d;
   static V set(double x) { return _mm256_set1_pd(x); }
 #if defined(__FMA__)
-  static V fma(V a, V b, V c) { return _mm256_fmadd_pd(a, b, c); }
+  static V fma(V a, V b, V c) {
+    return _mm256_fmadd_pd(a, b, c);
+  }
 #else
-  static V fma(V a, V b, V c) { return _mm256_add_pd(_mm256_mul_pd(a, b), c); }
+  static V fma(V a, V b, V c) {
+    return _mm256_add_pd(_mm256_mul_pd(a, b), c);
+  }
 #endif
-  static double first(V v) { return _mm256_cvtsd_f64(v); }
+  static double first(V v) {
+    return _mm256_cvtsd_f64(v);
+  }
 };
 struct F32Vec {
   using V = __m256;
   static V set(float x) { return _mm256_set1_ps(x); }
 #if defined(__FMA__)
-  static V fma(V a, V b, V c) { return _mm256_fmadd_ps(a, b, c); }
+  static V fma(V a, V b, V c) {
+    return _mm256_fmadd_ps(a, b, c);
+  }
 #else
-  static V fma(V a, V b, V c) { return _mm256_add_ps(_mm256_mul_ps(a, b), c); }
+  static V fma(V a, V b, V c) {
+    return _mm256_add_ps(_mm256_mul_ps(a, b), c);
+  }
 #endif
-  static float first(V v) { return _mm256_cvtss_f32(v); }
+  static float first(V v) {
+    return _mm256_cvtss_f32(v);
+  }
 };
 constexpr int kVectorBytes = 32, kAccumulators = 12;  // of 16 registers
 #elif defined(__SSE2__)
@@ -133,11 +145,14 @@ std::vector<double> sample(int threads, int samples, double min_sample_s) {
 
 }  // namespace
 
-std::vector<double> sample_fma_gflops(int threads, int samples, FlopPrecision precision, double min_sample_s) {
+std::vector<double> sample_fma_gflops(int threads, int samples, FlopPrecision precision,
+                                      double min_sample_s) {
   return precision == FlopPrecision::F32 ? sample<F32Vec, float>(threads, samples, min_sample_s)
                                          : sample<F64Vec, double>(threads, samples, min_sample_s);
 }
 
-int fma_vector_bytes() { return kVectorBytes; }
+int fma_vector_bytes() {
+  return kVectorBytes;
+}
 
 }  // namespace tfbench::workloads::impl

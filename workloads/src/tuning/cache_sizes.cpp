@@ -89,7 +89,10 @@ DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const
   fill(found.sizes.l2_bytes, cpuid.l2_bytes);
   fill(found.sizes.llc_bytes, cpuid.llc_bytes);
   if (found.sizes.llc_bytes == 0) found.sizes.llc_bytes = found.sizes.l2_bytes;  // no L3: the L2 is last
-  found.source = from_sysfs && from_cpuid ? "sysfs+cpuid" : from_sysfs ? "sysfs" : from_cpuid ? "cpuid" : "none";
+  found.source = from_sysfs && from_cpuid ? "sysfs+cpuid"
+                 : from_sysfs             ? "sysfs"
+                 : from_cpuid             ? "cpuid"
+                                          : "none";
   return found;
 }
 
@@ -99,6 +102,8 @@ DetectedCaches detect_caches() {
   return detected;
 }
 
-ops::CacheSizes detect_cache_sizes() { return detect_caches().sizes; }
+ops::CacheSizes detect_cache_sizes() {
+  return detect_caches().sizes;
+}
 
 }  // namespace tfbench::workloads
