@@ -881,8 +881,13 @@ def test_roofline():
     levels = [detail["bandwidth"][level] for level in ("l1", "l2", "llc", "dram")]
     check([c["working_set_bytes"] for c in levels] == sorted(c["working_set_bytes"] for c in levels),
           "the levels' working sets grow: %s" % levels)
-    for c in levels + [detail["peak_f64"], detail["peak_f32"]]:
+    for c in levels + [detail[k] for k in ("peak_f64", "peak_f32", "fma_f64", "fma_f32", "gemm_f64", "gemm_f32")]:
         check(c["samples"] == 5 and c["worst"] <= c["median"] <= c["best"], "samples with their spread: %s" % c)
+    # The peak is the higher of the FMA throughput and the BLAS GEMM, both kept.
+    for p in ("f64", "f32"):
+        check(detail["peak_" + p]["best"] == max(detail["fma_" + p]["best"], detail["gemm_" + p]["best"]),
+              "%s peak: the higher of fma and gemm: %s" % (p, detail))
+    check(w["ceiling_gflops"] == detail["peak_f64"]["best"], "ceiling_gflops is the f64 peak")
     check(detail["bandwidth"]["dram"]["best"] == w["ceiling_gbs"], "ceiling_gbs is the DRAM level")
     # The LLC ladder: where the LLC is over twice the L2 (here one thread's), further LLC working sets
     # between the two, ascending, each measured like a level.
@@ -923,6 +928,7 @@ def test_roofline():
     _, report, _ = tfbench("report", second, expect=0)
     check("ceilings: peak" in report and "of bound" in report and "L2" in report, "report names them:\n" + report)
     check(not ladder or " MiB: " in report, "report lists the LLC ladder:\n" + report)
+    check(" (fma" in report or " (dgemm; fma " in report, "report names the peak's measurement:\n" + report)
     figures = work("roofline-figures")
     shutil.rmtree(figures, ignore_errors=True)
     plot = subprocess.run(["/usr/bin/python3", os.path.join(ARGS.source_dir, "scripts", "plot_results.py"), second,

@@ -49,7 +49,8 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
       integer("affinity_cpus", &W::affinity_cpus, "1", "CPUs in the worker's affinity mask"),
       text("omp_proc_bind", &W::omp_proc_bind, "the worker's OMP_PROC_BIND (empty: unset)"),
       number("ceiling_gflops", &W::ceiling_gflops, "GFLOP/s",
-             "f64 compute ceiling of this worker (OpenBLAS dgemm, best sample); NaN: not measured"),
+             "f64 compute ceiling of this worker (the higher of the FMA throughput and OpenBLAS dgemm, best "
+             "sample); NaN: not measured"),
       number("ceiling_gbs", &W::ceiling_gbs, "GB/s",
              "DRAM bandwidth ceiling of this worker (OpenMP triad, best sample); NaN: not measured"),
       integer("pid", &W::pid, "", "process id of the worker"),
@@ -60,7 +61,8 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
              "from starting the process until it reported its verified counts"),
       number("ceilings_s", &W::ceilings_s, "s", "measuring the ceilings (0: reused or not measured)"),
       number("ceiling_gflops_f32", &W::ceiling_gflops_f32, "GFLOP/s",
-             "f32 compute ceiling measured by this worker (OpenBLAS sgemm, best of its samples)"),
+             "f32 compute ceiling measured by this worker (the higher of the FMA throughput and OpenBLAS "
+             "sgemm, best of its samples)"),
       number("ceiling_l1_gbs", &W::ceiling_l1_gbs, "GB/s", "L1 bandwidth ceiling (triad in L1, best sample)"),
       number("ceiling_l2_gbs", &W::ceiling_l2_gbs, "GB/s", "L2 bandwidth ceiling (triad in L2, best sample)"),
       number("ceiling_llc_gbs", &W::ceiling_llc_gbs, "GB/s",
