@@ -64,9 +64,9 @@ TEST_CASE("The FMA peak: one positive sample per request, at 1 and 2 threads", "
       for (double g : gflops) CHECK(g > 0);
     }
   }
-#if defined(__AVX512F__)
+#if defined(__AVX512F__) && !defined(__CUDACC__)
   CHECK(tfbench::workloads::impl::fma_vector_bytes() == 64);
-#elif defined(__AVX__)
+#elif defined(__AVX__) && !defined(__CUDACC__)
   CHECK(tfbench::workloads::impl::fma_vector_bytes() == 32);
 #endif
 }

@@ -5,7 +5,11 @@
 #include <chrono>
 #include <cstdint>
 
-#if defined(__x86_64__) || defined(__i386__)
+// nvcc compiles this file in CUDA builds, and its front end does not take the x86 intrinsics (as
+// the engine's specialized kernels, those builds use the portable code below: the GEMM then sets
+// the peak).
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDACC__) && !defined(__HIPCC__)
+#define TFBENCH_FMA_INTRINSICS 1
 #include <immintrin.h>
 #endif
 
@@ -18,7 +22,7 @@ using Clock = std::chrono::steady_clock;
 
 // One vector type and its fused multiply-add per precision, the widest the build targets. Without
 // FMA instructions a multiply and an add do the same 2 flops.
-#if defined(__AVX512F__)
+#if defined(TFBENCH_FMA_INTRINSICS) && defined(__AVX512F__)
 struct F64Vec {
   using V = __m512d;
   static V set(double x) { return _mm512_set1_pd(x); }
@@ -32,7 +36,7 @@ struct F32Vec {
   static float first(V v) { return _mm512_cvtss_f32(v); }
 };
 constexpr int kVectorBytes = 64, kAccumulators = 24;  // of 32 registers: latency 4 x 2 pipes, 3x over
-#elif defined(__AVX__)
+#elif defined(TFBENCH_FMA_INTRINSICS) && defined(__AVX__)
 struct F64Vec {
   using V = __m256d;
   static V set(double x) { return _mm256_set1_pd(x); }
@@ -66,7 +70,7 @@ struct F32Vec {
   }
 };
 constexpr int kVectorBytes = 32, kAccumulators = 12;  // of 16 registers
-#elif defined(__SSE2__)
+#elif defined(TFBENCH_FMA_INTRINSICS) && defined(__SSE2__)
 struct F64Vec {
   using V = __m128d;
   static V set(double x) { return _mm_set1_pd(x); }
@@ -95,14 +99,20 @@ constexpr int kVectorBytes = sizeof(double), kAccumulators = 8;
 
 /// `iterations` rounds of kAccumulators independent FMA chains; the sum of the lanes leaves the
 /// function, so no chain can be dropped. a = a * x + y with x just below 1 converges, never overflows.
+#if defined(__GNUC__) && !defined(__clang__) && !defined(__CUDACC__)
+#define TFBENCH_UNROLL_ACCUMULATORS _Pragma("GCC unroll 32")
+#else
+#define TFBENCH_UNROLL_ACCUMULATORS
+#endif
+
 template <class Vec, class T>
 T fma_chains(std::int64_t iterations, T seed) {
   typename Vec::V acc[kAccumulators];
-#pragma GCC unroll 32
+  TFBENCH_UNROLL_ACCUMULATORS
   for (int i = 0; i < kAccumulators; ++i) acc[i] = Vec::set(seed * static_cast<T>(i + 1));
   const typename Vec::V x = Vec::set(static_cast<T>(0.9999)), y = Vec::set(static_cast<T>(1e-4));
   for (std::int64_t k = 0; k < iterations; ++k) {
-#pragma GCC unroll 32
+    TFBENCH_UNROLL_ACCUMULATORS
     for (int i = 0; i < kAccumulators; ++i) acc[i] = Vec::fma(acc[i], x, y);
   }
   T sum = 0;
