@@ -2,7 +2,6 @@
 
 #include <omp.h>
 
-#include <chrono>
 #include <cstdint>
 
 // nvcc compiles this file in CUDA builds, and its front end does not take the x86 intrinsics (as
@@ -17,8 +16,6 @@
 
 namespace tfbench::workloads::impl {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 // One vector type and its fused multiply-add per precision, the widest the build targets. Without
 // FMA instructions a multiply and an add do the same 2 flops.
@@ -124,22 +121,12 @@ template <class Vec, class T>
 std::vector<double> sample(int threads, int samples, double min_sample_s) {
   constexpr double kFlopsPerIteration = 2.0 * kAccumulators * kVectorBytes / sizeof(T);
   volatile T sink = 0;
-  // Timed inside the region between barriers, as the triad: waking the threads is not computing.
   const auto timed = [&](std::int64_t iterations) {
-    Clock::time_point t0, t1;
-#pragma omp parallel num_threads(threads)
-    {
-#pragma omp barrier
-#pragma omp master
-      t0 = Clock::now();
+    return time_between_barriers(threads, [&] {
       const T s = fma_chains<Vec, T>(iterations, static_cast<T>(1e-3 * (omp_get_thread_num() + 1)));
-#pragma omp barrier
-#pragma omp master
-      t1 = Clock::now();
 #pragma omp critical
       sink = sink + s;
-    }
-    return std::chrono::duration<double>(t1 - t0).count();
+    });
   };
   constexpr std::int64_t kWarmupIterations = 1 << 14;  // ~0.1 ms at 3 GHz
   std::vector<double> warmup;

@@ -5,7 +5,6 @@
 #include <omp.h>
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -13,8 +12,6 @@
 
 namespace tfbench::workloads::impl {
 namespace {
-
-using Clock = std::chrono::steady_clock;
 
 /// The calling OpenMP thread's static share [begin, end) of [0, n).
 std::pair<std::int64_t, std::int64_t> share_of_thread(std::int64_t n) {
@@ -61,21 +58,8 @@ std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads
       pc[i] = 0.5;
     }
   }
-  // Timed inside the region, between barriers: waking the threads (milliseconds when another
-  // process holds the CPUs, e.g. OpenBLAS's threads still spinning after a GEMM) is not streaming.
   const auto timed = [&](std::int64_t passes) {
-    Clock::time_point t0, t1;
-#pragma omp parallel num_threads(threads)
-    {
-#pragma omp barrier
-#pragma omp master
-      t0 = Clock::now();
-      passes_of_share(pa, pb, pc, n, passes);
-#pragma omp barrier
-#pragma omp master
-      t1 = Clock::now();
-    }
-    return std::chrono::duration<double>(t1 - t0).count();
+    return time_between_barriers(threads, [&] { passes_of_share(pa, pb, pc, n, passes); });
   };
   // Warm-up, which also sizes a sample.
   std::vector<double> warmup;

@@ -4,12 +4,34 @@
 // touched them, repeated inside one parallel region so that a cache-sized pass (a few hundred
 // nanoseconds in L1) is not drowned by the fork and join of a region per pass.
 
+#include <omp.h>
+
+#include <chrono>
 #include <functional>
 #include <vector>
 
 #include "tfbench/workloads/ceilings.hpp"
 
 namespace tfbench::workloads::impl {
+
+/// Seconds from a barrier before to a barrier after `work`, run by every thread of one parallel
+/// region of `threads` threads: waking the threads (milliseconds when another process holds the
+/// CPUs, e.g. OpenBLAS's threads still spinning after a GEMM) is not measured.
+template <class Work>
+double time_between_barriers(int threads, Work&& work) {
+  std::chrono::steady_clock::time_point t0, t1;
+#pragma omp parallel num_threads(threads)
+  {
+#pragma omp barrier
+#pragma omp master
+    t0 = std::chrono::steady_clock::now();
+    work();
+#pragma omp barrier
+#pragma omp master
+    t1 = std::chrono::steady_clock::now();
+  }
+  return std::chrono::duration<double>(t1 - t0).count();
+}
 
 /// Passes per sample: enough for `min_sample_s` at the fastest warm-up pass. The fastest, because one
 /// warm-up slowed by a descheduled thread (milliseconds, against a microsecond for an L1 pass) made
