@@ -170,18 +170,15 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   c.gemm_f32 =
       summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F32), 4 * gemm_bytes);
   // In registers: no working set. Retried like a cache level: a pass is milliseconds.
-  c.fma_f64 = impl::measure_with_retries(
-      [&] {
-        return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F64, kCacheSampleS),
-                         0);
-      },
-      kRetrySpread, kAttempts);
-  c.fma_f32 = impl::measure_with_retries(
-      [&] {
-        return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, FlopPrecision::F32, kCacheSampleS),
-                         0);
-      },
-      kRetrySpread, kAttempts);
+  const auto fma_peak = [&](FlopPrecision precision) {
+    return impl::measure_with_retries(
+        [&] {
+          return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, precision, kCacheSampleS), 0);
+        },
+        kRetrySpread, kAttempts);
+  };
+  c.fma_f64 = fma_peak(FlopPrecision::F64);
+  c.fma_f32 = fma_peak(FlopPrecision::F32);
   c.settle_peaks();
   const auto sizes = level_working_sets(c.caches, ctx.threads);
   for (int level = 0; level < kMemoryLevels; ++level) {
