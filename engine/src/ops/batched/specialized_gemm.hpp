@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "item_batch.hpp"
+#include "pair_items_avx512.hpp"
 
 #if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #define TFBENCH_IMPL_SIMD _Pragma("omp simd")
@@ -318,6 +319,17 @@ struct FixedGemmChunk {
         return;
       }
     }
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
+    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 2 && N == 2 &&
+                  K == 2) {
+      gemm_2x2_f64_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
+                                   [&](std::int64_t i) {
+                                     gemm_compact<T, 2, 2, 2, BetaZero>(
+                                         alpha, g.a.data + 4 * i, g.b.data + 4 * i, g.beta, g.c.data + 4 * i);
+                                   });
+      return;
+    }
+#endif
     for (std::int64_t i = begin; i < end; ++i) {
       if constexpr (Layout == ItemLayout::Packed) {
         gemm_compact<T, M, N, K, BetaZero>(alpha, g.a.data + i * (M * K), g.b.data + i * (K * N), g.beta,
