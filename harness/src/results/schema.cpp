@@ -52,7 +52,8 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
              "f64 compute ceiling of this worker (the higher of the FMA throughput and OpenBLAS dgemm, best "
              "sample); NaN: not measured"),
       number("ceiling_gbs", &W::ceiling_gbs, "GB/s",
-             "DRAM bandwidth ceiling of this worker (OpenMP triad, best sample); NaN: not measured"),
+             "DRAM bandwidth ceiling of this worker (the higher of an OpenMP triad and an in-place kernel, "
+             "best sample); NaN: not measured"),
       integer("pid", &W::pid, "", "process id of the worker"),
       text("exit", &W::exit,
            "how the worker ended: ok, signal <n> (<name>), exit <code>, verification failed: <why>, ..."),
@@ -63,10 +64,13 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
       number("ceiling_gflops_f32", &W::ceiling_gflops_f32, "GFLOP/s",
              "f32 compute ceiling measured by this worker (the higher of the FMA throughput and OpenBLAS "
              "sgemm, best of its samples)"),
-      number("ceiling_l1_gbs", &W::ceiling_l1_gbs, "GB/s", "L1 bandwidth ceiling (triad in L1, best sample)"),
-      number("ceiling_l2_gbs", &W::ceiling_l2_gbs, "GB/s", "L2 bandwidth ceiling (triad in L2, best sample)"),
+      number("ceiling_l1_gbs", &W::ceiling_l1_gbs, "GB/s",
+             "L1 bandwidth ceiling (triad or in-place kernel in L1, the higher; best sample)"),
+      number("ceiling_l2_gbs", &W::ceiling_l2_gbs, "GB/s",
+             "L2 bandwidth ceiling (triad or in-place kernel in L2, the higher; best sample)"),
       number("ceiling_llc_gbs", &W::ceiling_llc_gbs, "GB/s",
-             "last-level cache bandwidth ceiling (triad in the LLC, best sample)"),
+             "last-level cache bandwidth ceiling (triad or in-place kernel in the LLC, the higher; best "
+             "sample)"),
       text("ceilings", &W::ceilings,
            "JSON: each ceiling's best, median and worst sample, sample count and working set; the LLC's "
            "bandwidth at further working sets (llc_sizes); the cache sizes the levels were sized by; the "

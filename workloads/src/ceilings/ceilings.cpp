@@ -1,6 +1,7 @@
-// The machine ceilings of a worker: the peaks by the same code as compute_control peer:openblas, the
-// DRAM bandwidth by a triad like bandwidth_control peer:openmp, and the cache levels by that triad
-// over working sets that fit each level; all at the worker's thread budget.
+// The machine ceilings of a worker: the peaks by FMA throughput and by the same code as
+// compute_control peer:openblas, each memory level's bandwidth by the higher of a STREAM triad (like
+// bandwidth_control peer:openmp) and ERT's in-place kernel over a working set that fits the level;
+// all at the worker's thread budget.
 
 #include "tfbench/workloads/ceilings.hpp"
 
@@ -181,23 +182,22 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   c.fma_f32 = fma_peak(FlopPrecision::F32);
   c.settle_peaks();
   const auto sizes = level_working_sets(c.caches, ctx.threads);
+  // A level's bandwidth: the higher of the two kernels, each retried while its samples spread.
+  const auto level_bandwidth = [&](double ws, double min_sample_s) {
+    return impl::higher_of_kernels([&](impl::BandwidthKernel kernel) {
+      const auto measure = [&] {
+        return summarize(impl::sample_bandwidth(kernel, ws, ctx.threads, kSamples, min_sample_s), ws);
+      };
+      return impl::measure_with_retries(measure, kRetrySpread, kAttempts);
+    });
+  };
   for (int level = 0; level < kMemoryLevels; ++level) {
     const bool dram = level == static_cast<int>(ops::MemoryLevel::DRAM);
-    const double ws = sizes[static_cast<std::size_t>(level)];
-    const auto measure = [&] {
-      return summarize(impl::sample_triad_bandwidth(ws, ctx.threads, kSamples, dram ? 0.0 : kCacheSampleS),
-                       ws);
-    };
     c.bandwidth[static_cast<std::size_t>(level)] =
-        impl::measure_with_retries(measure, kRetrySpread, kAttempts);
+        level_bandwidth(sizes[static_cast<std::size_t>(level)], dram ? 0.0 : kCacheSampleS);
   }
-  for (double ws :
-       llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)])) {
-    const auto measure = [&] {
-      return summarize(impl::sample_triad_bandwidth(ws, ctx.threads, kSamples, kCacheSampleS), ws);
-    };
-    c.llc_sizes.push_back(impl::measure_with_retries(measure, kRetrySpread, kAttempts));
-  }
+  for (double ws : llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)]))
+    c.llc_sizes.push_back(level_bandwidth(ws, kCacheSampleS));
   return c;
 }
 

@@ -19,9 +19,11 @@ std::pair<std::int64_t, std::int64_t> share_of_thread(std::int64_t n) {
   return {n * t / threads, n * (t + 1) / threads};
 }
 
+constexpr int kWarmupPasses = 3;
+
 /// Runs `passes` triad passes over the calling thread's share of [0, n).
-void passes_of_share(double* __restrict a, const double* __restrict b, const double* __restrict c,
-                     std::int64_t n, std::int64_t passes) {
+void triad_passes(double* __restrict a, const double* __restrict b, const double* __restrict c,
+                  std::int64_t n, std::int64_t passes) {
   const auto [begin, end] = share_of_thread(n);
   for (std::int64_t p = 0; p < passes; ++p) {
     for (std::int64_t i = begin; i < end; ++i) a[i] = b[i] + 3.0 * c[i];
@@ -30,7 +32,30 @@ void passes_of_share(double* __restrict a, const double* __restrict b, const dou
   }
 }
 
-constexpr int kWarmupPasses = 3;
+/// Runs `passes` in-place passes a = s*a + t over the calling thread's share of [0, n). The values
+/// stay finite and normal: s < 1 pulls them towards t / (1 - s) = 1.
+void in_place_passes(double* __restrict a, std::int64_t n, std::int64_t passes) {
+  const auto [begin, end] = share_of_thread(n);
+  for (std::int64_t p = 0; p < passes; ++p) {
+    for (std::int64_t i = begin; i < end; ++i) a[i] = 0.5 * a[i] + 0.5;
+    asm volatile("" ::: "memory");
+  }
+}
+
+/// Times `timed(passes)` (seconds) into GB/s samples of `bytes_per_pass`: warm-up passes first,
+/// which also size a sample.
+template <class Timed>
+std::vector<double> gbs_samples(const Timed& timed, double bytes_per_pass, int samples, double min_sample_s) {
+  std::vector<double> warmup;
+  for (int w = 0; w < kWarmupPasses; ++w) warmup.push_back(timed(1));
+  const std::int64_t passes = passes_for_sample(warmup, min_sample_s);
+  std::vector<double> gbs;
+  for (int s = 0; s < samples; ++s) {
+    const double seconds = timed(passes);
+    gbs.push_back(bytes_per_pass * static_cast<double>(passes) / seconds / 1e9);
+  }
+  return gbs;
+}
 
 }  // namespace
 
@@ -42,14 +67,28 @@ long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min
   return static_cast<long long>(std::max(1.0, std::ceil(min_sample_s / std::max(fastest, 1e-9))));
 }
 
-std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads, int samples,
-                                           double min_sample_s) {
+std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_bytes, int threads,
+                                     int samples, double min_sample_s) {
+  const int arrays = kernel == BandwidthKernel::Triad ? 3 : 1;
   const std::int64_t n = std::max<std::int64_t>(
-      std::int64_t{64} * threads, static_cast<std::int64_t>(working_set_bytes / (3.0 * sizeof(double))));
-  // Zeroed (first touch) by `threads` threads, then b and c filled by the share each one streams.
+      std::int64_t{64} * threads, static_cast<std::int64_t>(working_set_bytes / (arrays * sizeof(double))));
   const auto count = static_cast<std::size_t>(n);
-  AlignedBuffer<double> a(count, threads), b(count, threads), c(count, threads);
-  double *pa = a.data(), *pb = b.data(), *pc = c.data();
+  // Zeroed (first touch) by `threads` threads, then filled by the share each one streams.
+  AlignedBuffer<double> a(count, threads);
+  double* pa = a.data();
+  if (kernel == BandwidthKernel::InPlace) {
+#pragma omp parallel num_threads(threads)
+    {
+      const auto [begin, end] = share_of_thread(n);
+      for (std::int64_t i = begin; i < end; ++i) pa[i] = 1.0 + static_cast<double>(i % 7);
+    }
+    const auto timed = [&](std::int64_t passes) {
+      return time_between_barriers(threads, [&] { in_place_passes(pa, n, passes); });
+    };
+    return gbs_samples(timed, 16.0 * static_cast<double>(n), samples, min_sample_s);
+  }
+  AlignedBuffer<double> b(count, threads), c(count, threads);
+  double *pb = b.data(), *pc = c.data();
 #pragma omp parallel num_threads(threads)
   {
     const auto [begin, end] = share_of_thread(n);
@@ -59,18 +98,18 @@ std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads
     }
   }
   const auto timed = [&](std::int64_t passes) {
-    return time_between_barriers(threads, [&] { passes_of_share(pa, pb, pc, n, passes); });
+    return time_between_barriers(threads, [&] { triad_passes(pa, pb, pc, n, passes); });
   };
-  // Warm-up, which also sizes a sample.
-  std::vector<double> warmup;
-  for (int w = 0; w < kWarmupPasses; ++w) warmup.push_back(timed(1));
-  const std::int64_t passes = passes_for_sample(warmup, min_sample_s);
-  std::vector<double> gbs;
-  for (int s = 0; s < samples; ++s) {
-    const double seconds = timed(passes);
-    gbs.push_back(24.0 * static_cast<double>(n) * static_cast<double>(passes) / seconds / 1e9);
+  return gbs_samples(timed, 24.0 * static_cast<double>(n), samples, min_sample_s);
+}
+
+Ceiling higher_of_kernels(const std::function<Ceiling(BandwidthKernel)>& measure) {
+  Ceiling best;
+  for (BandwidthKernel kernel : {BandwidthKernel::Triad, BandwidthKernel::InPlace}) {
+    const Ceiling c = measure(kernel);
+    if (c.measured() && !(best.best >= c.best)) best = c;
   }
-  return gbs;
+  return best;
 }
 
 }  // namespace tfbench::workloads::impl

@@ -1,8 +1,16 @@
 #pragma once
-// The bandwidth of one memory level: a STREAM triad a = b + s*c whose three arrays together hold
+// The bandwidth of one memory level: the higher of two kernels over a working set of
 // `working_set_bytes`, split over `threads` OpenMP threads by the same static schedule that first
-// touched them, repeated inside one parallel region so that a cache-sized pass (a few hundred
-// nanoseconds in L1) is not drowned by the fork and join of a region per pass.
+// touched it, repeated inside one parallel region so that a cache-sized pass (a few hundred
+// nanoseconds in L1) is not drowned by the fork and join of a region per pass:
+// - the STREAM triad a = b + s*c over three arrays (24 bytes per element, STREAM's count), the
+//   fastest in L1;
+// - the Empirical Roofline Toolkit's in-place kernel a = s*a + t over one array (16 bytes per
+//   element: a load and a store of the same line). Beyond the L2 the triad's count is not what
+//   moves: each store first reads its line (write-allocate, 8 uncounted bytes per element), and
+//   three streams share the prefetchers. On the Xeon (Emerald Rapids) the in-place kernel read 1.6x
+//   the triad at 420 MiB and 1.8x at 10 MiB, and rows whose stores bypass the caches ran at
+//   1.2-1.29 of a triad DRAM ceiling.
 
 #include <omp.h>
 
@@ -38,10 +46,15 @@ double time_between_barriers(int threads, Work&& work) {
 /// every sample a single pass, and each such pass then read as that stall: 0.006 GB/s for L1.
 long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min_sample_s);
 
-/// GB/s (STREAM's count: 24 bytes per element) of each of `samples` samples; a sample repeats the
+enum class BandwidthKernel { Triad, InPlace };
+
+/// GB/s (the kernel's count of bytes per element) of each of `samples` samples; a sample repeats the
 /// pass until it has run for at least `min_sample_s`.
-std::vector<double> sample_triad_bandwidth(double working_set_bytes, int threads, int samples,
-                                           double min_sample_s);
+std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_bytes, int threads,
+                                     int samples, double min_sample_s);
+
+/// A level's ceiling: `measure(kernel)` for each kernel, the one with the higher best.
+Ceiling higher_of_kernels(const std::function<Ceiling(BandwidthKernel)>& measure);
 
 /// Runs `measure` again while its median sample is more than `retry_spread` below its best, up to
 /// `attempts` in all, and keeps the attempt with the highest median.

@@ -33,8 +33,8 @@ inline void gemm_2x2_f64_pairs(const double alpha, const double* a, const double
     // Zero-masking forms with a full mask: the same instructions, without the unmasked forms'
     // undefined-source temporaries that GCC 12 warns about (-Wmaybe-uninitialized).
     const __m512d x_swapped = _mm512_maskz_shuffle_f64x2(all, x, x, 0xB1);  // 128-bit blocks (1, 0, 3, 2)
-    const __m512d y_0033 = _mm512_maskz_permute_pd(all, y, 0xCC);  // (0, 0, 3, 3) per 256-bit lane
-    const __m512d y_1122 = _mm512_maskz_permute_pd(all, y, 0x33);  // (1, 1, 2, 2)
+    const __m512d y_0033 = _mm512_maskz_permute_pd(all, y, 0xCC);           // (0, 0, 3, 3) per 256-bit lane
+    const __m512d y_1122 = _mm512_maskz_permute_pd(all, y, 0x33);           // (1, 1, 2, 2)
     __m512d t = _mm512_fmadd_pd(x_swapped, y_1122, _mm512_mul_pd(x, y_0033));
     if (scaled) t = _mm512_mul_pd(va, t);
     if constexpr (!BetaZero) t = _mm512_fmadd_pd(vb, _mm512_loadu_pd(c + 4 * begin), t);
