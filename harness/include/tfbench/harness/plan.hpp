@@ -65,11 +65,12 @@ RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overri
 
 /// What a run is expected to cost beyond its timing settings, as measured on a loaded 2-core VM
 /// (configs/smoke.yaml: 2 worker starts 57 ms, 3.8 s of set-up, check and calibration over 246
-/// measured rows, i.e. about 2.5 min_time + 10 ms per row; the hierarchical ceilings 2.4-5 s per
-/// thread configuration on the 2-core Xeon, most of it the DRAM triad's first touch).
+/// measured rows, i.e. about 2.5 min_time + 10 ms per row; the hierarchical ceilings 3-6.6 s per
+/// thread configuration on the 2-core Xeon with two bandwidth kernels per level, most of it the
+/// DRAM working sets' first touch).
 struct EstimateCosts {
   double worker_start_s = 0.05;  // starting Kokkos and the BLAS library, verifying the threads
-  double ceilings_s = 3.0;       // measuring one configuration's ceilings (0 where they are cached)
+  double ceilings_s = 5.0;       // measuring one configuration's ceilings (0 where they are cached)
   double row_setup_s = 0.01;     // allocating a variant's inputs and checking it
   double skipped_row_s = 0.001;  // a variant that cannot run here: asked and recorded, not measured
 };
