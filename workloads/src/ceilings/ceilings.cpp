@@ -145,11 +145,8 @@ Ceiling measure_with_retries(const std::function<Ceiling()>& measure, double ret
 }  // namespace impl
 
 void Ceilings::settle_peaks() {
-  const auto higher = [](const Ceiling& a, const Ceiling& b) {
-    return a.measured() && !(b.best >= a.best) ? a : b;
-  };
-  peak_f64 = higher(fma_f64, gemm_f64);
-  peak_f32 = higher(fma_f32, gemm_f32);
+  peak_f64 = higher_best(fma_f64, gemm_f64);
+  peak_f32 = higher_best(fma_f32, gemm_f32);
 }
 
 std::string Ceilings::peak_source(bool f32) const {
@@ -215,20 +212,17 @@ bool combinable(const Ceilings& earlier, const Ceilings& now) {
 
 Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
   if (!combinable(earlier, now)) return now;
-  const auto better = [](const Ceiling& a, const Ceiling& b) {
-    return a.measured() && !(b.best >= a.best) ? a : b;  // b unless a is measured and above it
-  };
   Ceilings out = now;
-  out.peak_f64 = better(earlier.peak_f64, now.peak_f64);
-  out.peak_f32 = better(earlier.peak_f32, now.peak_f32);
-  out.fma_f64 = better(earlier.fma_f64, now.fma_f64);
-  out.fma_f32 = better(earlier.fma_f32, now.fma_f32);
-  out.gemm_f64 = better(earlier.gemm_f64, now.gemm_f64);
-  out.gemm_f32 = better(earlier.gemm_f32, now.gemm_f32);
+  out.peak_f64 = higher_best(earlier.peak_f64, now.peak_f64);
+  out.peak_f32 = higher_best(earlier.peak_f32, now.peak_f32);
+  out.fma_f64 = higher_best(earlier.fma_f64, now.fma_f64);
+  out.fma_f32 = higher_best(earlier.fma_f32, now.fma_f32);
+  out.gemm_f64 = higher_best(earlier.gemm_f64, now.gemm_f64);
+  out.gemm_f32 = higher_best(earlier.gemm_f32, now.gemm_f32);
   for (std::size_t l = 0; l < out.bandwidth.size(); ++l)
-    out.bandwidth[l] = better(earlier.bandwidth[l], now.bandwidth[l]);
+    out.bandwidth[l] = higher_best(earlier.bandwidth[l], now.bandwidth[l]);
   for (std::size_t i = 0; i < out.llc_sizes.size(); ++i)
-    out.llc_sizes[i] = better(earlier.llc_sizes[i], now.llc_sizes[i]);
+    out.llc_sizes[i] = higher_best(earlier.llc_sizes[i], now.llc_sizes[i]);
   return out;
 }
 

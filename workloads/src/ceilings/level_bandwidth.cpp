@@ -104,12 +104,9 @@ std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_
 }
 
 Ceiling higher_of_kernels(const std::function<Ceiling(BandwidthKernel)>& measure) {
-  Ceiling best;
-  for (BandwidthKernel kernel : {BandwidthKernel::Triad, BandwidthKernel::InPlace}) {
-    const Ceiling c = measure(kernel);
-    if (c.measured() && !(best.best >= c.best)) best = c;
-  }
-  return best;
+  const Ceiling triad = measure(BandwidthKernel::Triad);
+  const Ceiling in_place = measure(BandwidthKernel::InPlace);
+  return higher_best(in_place, triad);
 }
 
 }  // namespace tfbench::workloads::impl

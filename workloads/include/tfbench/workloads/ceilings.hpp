@@ -1,10 +1,10 @@
 #pragma once
 // The machine's roofline, measured the way the Empirical Roofline Toolkit does: the peak FLOP/s
 // (per precision, the higher of independent FMAs on the build's widest vectors and a large GEMM
-// through the BLAS) and the bandwidth of each memory level (a triad whose
-// working set sits in L1, L2, the last-level cache or DRAM), each from several samples with their
-// spread, at one worker's thread budget. A row's attainable bound is min(peak, AI x bandwidth of the
-// level its working set lives in) (docs/results-format.md, "Roofline").
+// through the BLAS) and the bandwidth of each memory level (the higher of a STREAM triad and ERT's
+// in-place kernel over a working set that sits in L1, L2, the last-level cache or DRAM), each from several
+// samples with their spread, at one worker's thread budget. A row's attainable bound is min(peak, AI x
+// bandwidth of the level its working set lives in) (docs/results-format.md, "Roofline").
 
 #include <array>
 #include <cmath>
@@ -25,11 +25,17 @@ struct Ceiling {
   double median = std::nan("");  // of the samples
   double worst = std::nan("");
   int samples = 0;
-  double working_set_bytes = 0;  // bandwidth ceilings: the three arrays; peaks: the three matrices
+  double working_set_bytes = 0;  // bandwidth ceilings: the kernel's arrays; peaks: the three matrices
   /// (best - worst) / best: 0 for perfectly repeatable samples; NaN when not measured.
   double spread() const { return best > 0 ? (best - worst) / best : std::nan(""); }
   bool measured() const { return best > 0; }
 };
+
+/// Of two measurements of one ceiling, the one with the higher best: `a` where it is measured and
+/// above `b` (a NaN `b` counts as below), else `b`.
+inline const Ceiling& higher_best(const Ceiling& a, const Ceiling& b) {
+  return a.measured() && !(b.best >= a.best) ? a : b;
+}
 
 constexpr int kMemoryLevels = 4;  // ops::MemoryLevel: L1, L2, LLC, DRAM
 
@@ -59,8 +65,8 @@ struct Ceilings {
   std::string peak_source(bool f32) const;
 };
 
-/// Measures every ceiling at ctx.threads (OpenMP threads for the triad, BLAS threads for the GEMM);
-/// a couple of seconds, most of it the DRAM triad's first touch.
+/// Measures every ceiling at ctx.threads (OpenMP threads for the bandwidth kernels and the FMAs, BLAS
+/// threads for the GEMM); a few seconds, most of it the first touch of the DRAM working sets.
 Ceilings measure_ceilings(const RunContext& ctx);
 
 /// Whether two measurements were sized alike (threads, caches, the LLC ladder's working sets), so
