@@ -349,27 +349,45 @@ if [ $rc = 1 ] && [ $aa = 0 ] && [ "$confirm_rounds" -gt 0 ]; then
     paired=()
     say "WARNING: this tfbench compare has no --paired-rounds: the confirmation pools its rounds' samples"
   fi
-  regressed=$(/usr/bin/python3 - "$out/compare.json" <<'PY'
+  # The confirmation judges several rows at once: held to alpha each, k noisy rows would fail the
+  # gate with up to k times alpha (a CI run failed on an unchanged peer slower in 6 of 6 rounds,
+  # p 0.031, one of 12 rows confirmed together). Holm's step-down holds them to alpha together, and
+  # the rounds grow until the smallest Holm level is reachable: 2 / 2^n < alpha / rows.
+  family=(--family-wise)
+  if ! help_mentions --family-wise "$bin_head" compare; then
+    family=()
+    say "WARNING: this tfbench compare has no --family-wise: each confirmed row is held to alpha alone"
+  fi
+  mapfile -t picked < <(/usr/bin/python3 - "$out/compare.json" <<'PY'
 import json, sys
 rows = json.load(open(sys.argv[1]))["rows"]
 ids = sorted({r["case_id"] for r in rows if r["verdict"] == "REGRESSION"})
 special = set(".^$*+?()[]{}|\\")
+print(sum(r["case_id"] in ids for r in rows))  # the rows the filter runs again: every thread count
 print("^(" + "|".join("".join("\\" + c if c in special else c for c in i) for i in ids) + ")$")
 PY
 )
-  say "confirming the regressed case(s) in $confirm_rounds fresh interleaved round(s) per side: $regressed"
+  family_rows=${picked[0]} regressed=${picked[1]}
+  n_confirm=$confirm_rounds
+  if [ ${#family[@]} -gt 0 ]; then
+    n_holm=$(awk -v a="${alpha:-0.05}" -v m="$family_rows" \
+      'BEGIN { n = 1; while (2 / 2 ^ n >= a / m && n < 64) n++; print n }')
+    [ "$n_holm" -le "$n_confirm" ] || n_confirm=$n_holm
+  fi
+  say "confirming the regressed case(s) in $n_confirm fresh interleaved round(s) per side" \
+    "(${family_rows} row(s) held to alpha ${alpha:-0.05} together): $regressed"
   t_confirm=$SECONDS
-  interleave c "$confirm_rounds" "$regressed"
+  interleave c "$n_confirm" "$regressed"
   merge_rounds c "-confirm"
   rc=0
-  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" \
+  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" "${family[@]}" \
     --format json >"$out/compare-confirm.json" 2>>"$out/logs/compare.log" || true
-  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" \
+  "$bin_head" compare "$out/base-confirm.h5" "$out/head-confirm.h5" "${cmp_args[@]}" "${paired[@]}" "${family[@]}" \
     --format table --fail-on-regression || rc=$?
   [ $rc -le 1 ] || die "tfbench compare of the confirmation rounds failed (exit $rc)"
   t_runs=$((t_runs + SECONDS - t_confirm))
-  if [ $rc = 0 ]; then confirm_note=" (the first rounds' regression did not reproduce in $confirm_rounds confirmation round(s))"
-  else confirm_note=" (confirmed in $confirm_rounds confirmation round(s))"; fi
+  if [ $rc = 0 ]; then confirm_note=" (the first rounds' regression did not reproduce in $n_confirm confirmation round(s))"
+  else confirm_note=" (confirmed in $n_confirm confirmation round(s))"; fi
 fi
 
 if [ $aa = 1 ]; then

@@ -231,6 +231,80 @@ TEST_CASE("paired rounds: the round is the unit, so one slow process makes no ve
   CHECK_THAT(table.str(), Catch::Contains("sign test over the rounds"));
 }
 
+namespace {
+
+// A file of rounds of several cases: cases[c].second[i] is case c's median in round i.
+ResultsFile rounds_of_cases(const std::string& path,
+                            const std::vector<std::pair<std::string, std::vector<double>>>& cases) {
+  ResultsFile f;
+  f.path = path;
+  f.schema_version = 1;
+  for (std::size_t i = 0; i < cases.front().second.size(); ++i) {
+    RunData run;
+    run.info.run_id = path + "-r" + std::to_string(i + 1);
+    for (const auto& [id, medians] : cases) run.results.push_back(row(id, 1, around(medians[i], 9, 0.02)));
+    f.runs.push_back(std::move(run));
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("Holm's levels: the i-th smallest p against alpha / (m - i) until one fails", "[compare]") {
+  const std::vector<double> levels = holm_levels({0.01, 0.04, 0.03, kNaN}, 0.05);
+  REQUIRE(levels.size() == 4);
+  CHECK(levels[0] == Catch::Detail::Approx(0.05 / 3));  // smallest of 3: passes
+  CHECK(levels[2] == Catch::Detail::Approx(0.025));     // second: 0.03 >= 0.05 / 2 stops the steps
+  CHECK(levels[1] == Catch::Detail::Approx(0.025));     // after the stop: held to the same level
+  CHECK(levels[3] == Catch::Detail::Approx(0.05));      // no test, not counted
+  CHECK(holm_levels({0.001, 0.002}, 0.05) == std::vector<double>{0.025, 0.05});
+}
+
+TEST_CASE("family-wise: rows confirmed together are held to alpha together", "[compare]") {
+  CompareSettings paired;
+  paired.threshold_pct = 25.0;
+  paired.paired_rounds = true;
+  // Two cases slower in all 6 rounds: each alone reaches p = 2/64 < 0.05, but of several noisy rows
+  // one shows 6 of 6 by chance far more often than 5% of the time (the perf gate once failed on
+  // such a case of unchanged code). Held together, 6 rounds cannot show either.
+  const std::vector<double> same(6, 1.0), slower{1.07, 2.5, 1.48, 1.31, 1.55, 1.05};
+  const ResultsFile base = rounds_of_cases("base.h5", {{"fake/n=1/a", same}, {"fake/n=1/b", same}});
+  const ResultsFile head = rounds_of_cases("head.h5", {{"fake/n=1/a", slower}, {"fake/n=1/b", slower}});
+  const CompareReport each = compare_results(base, head, paired);
+  REQUIRE(each.rows.size() == 2);
+  CHECK(each.count(Verdict::Regression) == 2);
+
+  CompareSettings together = paired;
+  together.family_wise = true;
+  const CompareReport holm = compare_results(base, head, together);
+  REQUIRE(holm.rows.size() == 2);
+  for (const auto& c : holm.rows) {
+    CHECK(c.judgement.verdict == Verdict::Inconclusive);
+    CHECK(c.judgement.alpha == Catch::Detail::Approx(0.025));
+    CHECK_THAT(c.judgement.reason, Catch::Contains("use 7 or more rounds"));
+    CHECK_THAT(c.judgement.reason, Catch::EndsWith("(Holm: alpha 0.05 over 2 rows)"));
+  }
+
+  // Eight rounds: a case slower in all of them (p = 2/256) is still a regression; one slower in 6
+  // of 8 is not, at either level.
+  const std::vector<double> same8(8, 1.0), all8(8, 1.4), most8{1.4, 1.4, 0.9, 1.4, 1.4, 0.95, 1.4, 1.4};
+  const CompareReport eight =
+      compare_results(rounds_of_cases("b8.h5", {{"fake/n=1/a", same8}, {"fake/n=1/b", same8}}),
+                      rounds_of_cases("h8.h5", {{"fake/n=1/a", all8}, {"fake/n=1/b", most8}}), together);
+  REQUIRE(eight.rows.size() == 2);
+  CHECK(eight.rows[0].judgement.verdict == Verdict::Regression);
+  CHECK(eight.rows[0].judgement.alpha == Catch::Detail::Approx(0.025));
+  CHECK(eight.rows[1].judgement.verdict == Verdict::Inconclusive);
+  CHECK(eight.rows[1].judgement.alpha == Catch::Detail::Approx(0.05));
+
+  std::ostringstream json, table;
+  print_compare(holm, CompareFormat::Json, json);
+  CHECK_THAT(json.str(), Catch::Contains("\"family_wise\":true"));
+  CHECK_THAT(json.str(), Catch::Contains("\"alpha\":0.025"));
+  print_compare(holm, CompareFormat::Table, table);
+  CHECK_THAT(table.str(), Catch::Contains("family-wise (Holm's step-down"));
+}
+
 TEST_CASE("paired rounds: a round where a side failed pairs nothing", "[compare]") {
   CompareSettings paired;
   paired.paired_rounds = true;

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # Tests of scripts/perf-regression.sh with an existing tfbench on both sides (no revision builds):
 #   gate_test.sh aa WORK_DIR         A/A: the gate passes (exit 0) and reports its noise floor
-#   gate_test.sh injected WORK_DIR   a delay injected into one case on the head side only: the
-#                                    gate fails (exit 1), compare.json names exactly that case, and
-#                                    the confirmation rounds (that case only) confirm it
+#   gate_test.sh injected WORK_DIR   a delay injected into two cases on the head side only: the
+#                                    gate fails (exit 1), compare.json names exactly those cases, and
+#                                    the confirmation rounds (those cases only, 7 rounds so that two
+#                                    rows held to alpha together can show it) confirm both
 #   gate_test.sh unconfirmed WORK_DIR  the same delay in the first rounds only: the confirmation
 #                                    rounds do not reproduce it, and the gate passes (exit 0)
 # TFBENCH=path/to/tfbench. The threshold is 40%: A/A runs on this shared 2-core machine under load
@@ -39,24 +40,29 @@ PY
     ;;
   injected)
     "$repo/scripts/perf-regression.sh" HEAD HEAD --tfbench-base "$tfbench" --tfbench-head "$tfbench" \
-      "${common[@]}" --inject-head "delay:$slow_case:300" --out "$work/out" || rc=$?
+      "${common[@]}" --inject-head "delay:bandwidth_control/*/kokkos:300" --out "$work/out" || rc=$?
     [ $rc = 1 ] || fail "gate with an injected delay exited $rc, expected 1"
     grep -q '^REGRESSION:' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
-    /usr/bin/python3 - "$work/out/compare.json" "$slow_case" <<'PY' || fail "compare.json"
+    slow_cases="$slow_case bandwidth_control/elements=32768/kokkos"
+    /usr/bin/python3 - "$work/out/compare.json" $slow_cases <<'PY' || fail "compare.json"
 import json, sys
-doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
+doc, slow = json.load(open(sys.argv[1])), sorted(sys.argv[2:])
 regressed = sorted(r["case_id"] for r in doc["rows"] if r["verdict"] == "REGRESSION")
-assert regressed == [slow], f"REGRESSION verdicts {regressed}, expected only {slow}"
-row = next(r for r in doc["rows"] if r["case_id"] == slow)
-print(f"gate_test: {slow}: new/base {row['ratio']:.2f}x, p {row['p']:.2g} -> REGRESSION")
+assert regressed == slow, f"REGRESSION verdicts {regressed}, expected only {slow}"
+for row in (r for r in doc["rows"] if r["case_id"] in slow):
+    print(f"gate_test: {row['case_id']}: new/base {row['ratio']:.2f}x, p {row['p']:.2g} -> REGRESSION")
 PY
-    grep -q 'confirmed in 6 confirmation round' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
-    /usr/bin/python3 - "$work/out/compare-confirm.json" "$slow_case" <<'PY' || fail "compare-confirm.json"
+    # Two rows held to alpha 0.05 together (Holm): the smaller level is 0.025, which a sign test
+    # reaches with 7 rounds (2/128), not 6 (2/64).
+    grep -q 'confirmed in 7 confirmation round' "$work/out/verdict.txt" || fail "verdict: $(cat "$work/out/verdict.txt")"
+    /usr/bin/python3 - "$work/out/compare-confirm.json" $slow_cases <<'PY' || fail "compare-confirm.json"
 import json, sys
-doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
+doc, slow = json.load(open(sys.argv[1])), sorted(sys.argv[2:])
 ids = sorted({r["case_id"] for r in doc["rows"]})
-assert ids == [slow], f"confirmation rounds ran {ids}, expected only {slow}"
-assert [r["verdict"] for r in doc["rows"]] == ["REGRESSION"], doc["rows"]
+assert ids == slow, f"confirmation rounds ran {ids}, expected only {slow}"
+assert [r["verdict"] for r in doc["rows"]] == ["REGRESSION"] * 2, doc["rows"]
+assert doc["family_wise"] is True, doc
+assert sorted(r["alpha"] for r in doc["rows"]) == [0.025, 0.05], doc["rows"]
 PY
     ;;
   unconfirmed)

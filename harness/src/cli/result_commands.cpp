@@ -45,6 +45,11 @@ class CompareCommand final : public Command {
                   "e.g. merged by the perf gate): judge each case by the median of its per-round "
                   "ratios new/base and a two-sided sign test over the rounds (needs equal run counts; "
                   "6 rounds or more at alpha 0.05)");
+    sub->add_flag(
+        "--family-wise", settings_.family_wise,
+        "hold the rows compared to alpha together (Holm's step-down: the k-th smallest of m p-values "
+        "must be below alpha / (m - k + 1)), so that m rows judged at once raise a false verdict with "
+        "probability below alpha, not up to m * alpha; the perf gate's confirmation uses it");
     sub->add_flag("--fail-on-regression", fail_on_regression_, "exit 1 when any row is a REGRESSION");
     sub->add_flag("--fail-on-missing", fail_on_missing_,
                   "exit 1 when a row (case, threads, space) is in one file only, e.g. two builds of one "

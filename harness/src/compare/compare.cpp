@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <functional>
 #include <map>
 #include <tuple>
 
@@ -96,6 +97,7 @@ void decide(Judgement& j, double threshold_pct, double alpha, double best_p, con
 Judgement judge(const std::vector<double>& base, const std::vector<double>& fresh, double threshold_pct,
                 double alpha) {
   Judgement j;
+  j.alpha = alpha;
   if (base.empty() || fresh.empty()) {
     j.verdict = Verdict::Inconclusive;
     j.reason = "too few samples: a side has none";
@@ -124,6 +126,7 @@ std::size_t rounds_needed(double alpha) {
 Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector<double>& new_rounds,
                        double threshold_pct, double alpha) {
   Judgement j;
+  j.alpha = alpha;
   j.test = "sign";
   j.exact = true;
   std::size_t above = 0, below = 0;
@@ -154,6 +157,27 @@ Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector
                 " rounds slower, new/base by round " + rounds;
   }
   return j;
+}
+
+std::vector<double> holm_levels(const std::vector<double>& p_values, double alpha) {
+  std::vector<double> levels(p_values.size(), alpha);
+  std::vector<std::size_t> order;
+  for (std::size_t i = 0; i < p_values.size(); ++i) {
+    if (std::isfinite(p_values[i])) order.push_back(i);
+  }
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t x, std::size_t y) { return p_values[x] < p_values[y]; });
+  const std::size_t m = order.size();
+  bool stopped = false;
+  double level = alpha;
+  for (std::size_t rank = 0; rank < m; ++rank) {
+    if (!stopped) {
+      level = alpha / static_cast<double>(m - rank);
+      stopped = !(p_values[order[rank]] < level);
+    }
+    levels[order[rank]] = level;
+  }
+  return levels;
 }
 
 std::size_t CompareReport::count(Verdict verdict) const {
@@ -238,8 +262,8 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
   }
 
   std::size_t matched = 0;
-  double log_sum = 0.0;
-  std::size_t log_count = 0;
+  // Rows judged on samples, and how to judge each again at another level (Holm's step-down).
+  std::vector<std::pair<std::size_t, std::function<Judgement(double)>>> tested;
   for (const auto& [key, base_pooled] : a.rows) {
     const ResultRow* base_row = &base_pooled;
     const auto it = b.rows.find(key);
@@ -272,14 +296,15 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
       c.threshold_pct = settings.threshold_pct;
     }
     if (base_row->status == RowStatus::Ok && new_row.status == RowStatus::Ok) {
-      c.judgement = settings.paired_rounds
-                        ? judge_paired(a.round_medians.at(key), b.round_medians.at(key), c.threshold_pct,
-                                       settings.alpha)
-                        : judge(base_row->samples, new_row.samples, c.threshold_pct, settings.alpha);
-      if (std::isfinite(c.judgement.ratio) && c.judgement.ratio > 0) {
-        log_sum += std::log(c.judgement.ratio);
-        ++log_count;
-      }
+      // Everything it refers to (the indexed files, the settings) outlives compare_results' loop.
+      std::function<Judgement(double)> judge_at = [&settings, &a, &b, k = key, base_row, new_row = &new_row,
+                                                   threshold = c.threshold_pct](double alpha) {
+        return settings.paired_rounds
+                   ? judge_paired(a.round_medians.at(k), b.round_medians.at(k), threshold, alpha)
+                   : judge(base_row->samples, new_row->samples, threshold, alpha);
+      };
+      c.judgement = judge_at(settings.alpha);
+      tested.emplace_back(report.rows.size(), std::move(judge_at));
       report.rows.push_back(std::move(c));
     } else if (base_row->status == RowStatus::Ok && is_failure(new_row.status)) {
       // A case that worked and now fails is the worst regression a gate can miss.
@@ -302,6 +327,28 @@ CompareReport compare_results(const ResultsFile& base, const ResultsFile& fresh,
   if (matched == 0) {
     throw CompareError("no case in common between " + base.path + " and " + fresh.path +
                        " (rows match on case_id, threads and exec_space)");
+  }
+  if (settings.family_wise && !tested.empty()) {
+    std::vector<double> p_values;
+    for (const auto& t : tested) p_values.push_back(report.rows[t.first].judgement.p);
+    const std::vector<double> levels = holm_levels(p_values, settings.alpha);
+    for (std::size_t i = 0; i < tested.size(); ++i) {
+      Judgement& j = report.rows[tested[i].first].judgement;
+      j = tested[i].second(levels[i]);
+      if (j.verdict != Verdict::NoChange || j.undecidable) {
+        j.reason += " (Holm: alpha " + format_number(settings.alpha, 3) + " over " +
+                    std::to_string(tested.size()) + (tested.size() == 1 ? " row)" : " rows)");
+      }
+    }
+  }
+  double log_sum = 0.0;
+  std::size_t log_count = 0;
+  for (const auto& t : tested) {
+    const double ratio = report.rows[t.first].judgement.ratio;
+    if (std::isfinite(ratio) && ratio > 0) {
+      log_sum += std::log(ratio);
+      ++log_count;
+    }
   }
   if (log_count) report.geomean_ratio = std::exp(log_sum / static_cast<double>(log_count));
   std::size_t undecidable = 0;
@@ -353,11 +400,14 @@ std::string summary_line(const CompareReport& r) {
 std::string settings_line(const CompareReport& r) {
   const std::string threshold =
       "threshold " + format_number(r.settings.threshold_pct, 3) + "% unless the config sets threshold_pct; ";
+  const std::string alpha =
+      "alpha " + format_number(r.settings.alpha, 3) +
+      (r.settings.family_wise ? " family-wise (Holm's step-down over the rows compared)" : "");
   if (r.settings.paired_rounds) {
     return threshold + "paired rounds: ratio = median over the rounds of new/base of the round medians " +
-           "(> 1: slower), two-sided sign test over the rounds, alpha " + format_number(r.settings.alpha, 3);
+           "(> 1: slower), two-sided sign test over the rounds, " + alpha;
   }
-  return threshold + "two-sided Mann-Whitney U, alpha " + format_number(r.settings.alpha, 3) +
+  return threshold + "two-sided Mann-Whitney U, " + alpha +
          "; ratio = median new / median base (> 1: slower)";
 }
 
@@ -370,6 +420,7 @@ void print_json(const CompareReport& r, std::ostream& out) {
   doc["threshold_pct"] = r.settings.threshold_pct;
   doc["alpha"] = r.settings.alpha;
   doc["paired_rounds"] = r.settings.paired_rounds;
+  doc["family_wise"] = r.settings.family_wise;
   doc["rows"] = Doc::array();
   for (const auto& c : r.rows) {
     Doc row;
@@ -387,6 +438,7 @@ void print_json(const CompareReport& r, std::ostream& out) {
     row["ratio"] = c.judgement.ratio;
     row["change_pct"] = c.judgement.change_pct;
     row["p"] = c.judgement.p;
+    row["alpha"] = c.judgement.alpha;
     row["u"] = c.judgement.u;
     row["exact"] = c.judgement.exact;
     row["test"] = c.judgement.test;

@@ -22,6 +22,9 @@ struct CompareSettings {
   // The i-th run of each file ran side by side with the other's i-th run (the perf gate's
   // interleaved rounds): judge with judge_paired() over the rounds instead of judge().
   bool paired_rounds = false;
+  // Holm's step-down over the rows judged on samples: the chance of any false verdict among them
+  // stays below alpha, where alpha per row would let k noisy rows raise about k * alpha of them.
+  bool family_wise = false;
 };
 
 struct Judgement {
@@ -35,6 +38,7 @@ struct Judgement {
   std::vector<double> round_ratios;   // paired rounds: new/base of each round's medians, in order
   std::string reason;                 // why this verdict, in words
   bool undecidable = false;           // NO_CHANGE, but no outcome of the test could reach alpha
+  double alpha = kNaN;                // the level p was held to (family-wise: Holm's level for its rank)
 };
 
 /// The verdict for one row. A change counts when new/base >= 1 + t/100 (slower) or
@@ -57,6 +61,12 @@ Judgement judge_paired(const std::vector<double>& base_rounds, const std::vector
 
 /// The smallest number of paired rounds with which the sign test can reach p < alpha (6 at 0.05).
 std::size_t rounds_needed(double alpha);
+
+/// Holm's step-down levels for p-values: the i-th smallest p is held to alpha / (m - i) while every
+/// smaller one passed its level; from the first that fails on, every p is held to that level (so it
+/// fails too). Returns one level per p, in the order given; NaN p-values are not counted in m and
+/// get alpha.
+std::vector<double> holm_levels(const std::vector<double>& p_values, double alpha);
 
 struct CaseComparison {
   std::string case_id, family, variant, exec_space;
