@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "item_batch.hpp"
+#include "columns_8x8_avx512.hpp"
 #include "pair_items_avx512.hpp"
 
 #if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -327,6 +328,13 @@ struct FixedGemmChunk {
                                      gemm_compact<T, 2, 2, 2, BetaZero>(
                                          alpha, g.a.data + 4 * i, g.b.data + 4 * i, g.beta, g.c.data + 4 * i);
                                    });
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
+    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 8 && N == 8 &&
+                  K == 8) {
+      gemm_8x8_f64_columns<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
