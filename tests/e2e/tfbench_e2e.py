@@ -775,7 +775,7 @@ def test_tuning():
     calibrates once on first use into TFBENCH_TUNING_DIR and reuses it (issue 19, item 1)."""
     tuning = fresh("tuning.json")
     tfbench("tune", "--threads", "1", "--sizes", "8", "--families", "gemm", "--levels", "l2", "--rounds", "1",
-            "--min-time", "0.0005", "-o", tuning, expect=0)
+            "--min-time", "0.0005", "--dtypes", "f64", "-o", tuning, expect=0)
     with open(tuning) as f:
         data = json.load(f)
     check(data["format"] == "tfbench-tuning" and data["version"] == 1, "format and version")
@@ -793,7 +793,17 @@ def test_tuning():
     tfbench("tune", "--threads", "1", "--sizes", "8", "--families", "gemm", "--levels", "l2", "--rounds", "1",
             "--min-time", "0.0005", "--sizes-per-level", "1", "-o", one, expect=0)
     with open(one) as f:
-        check(len(json.load(f)["classes"]) == 1, "--sizes-per-level 1: one class")
+        by_dtype = sorted(c["dtype"] for c in json.load(f)["classes"])
+    check(by_dtype == ["f32", "f64"], "--sizes-per-level 1: one class per dtype (f64 and f32 by default): %s" % by_dtype)
+    single = fresh("tuning-f32.json")
+    tfbench("tune", "--threads", "1", "--sizes", "8", "--families", "gemm,solve", "--levels", "l1", "--rounds", "1",
+            "--min-time", "0.0005", "--dtypes", "f32", "-o", single, expect=0)
+    with open(single) as f:
+        f32 = json.load(f)["classes"]
+    check(len(f32) == 2 and all(c["dtype"] == "f32" and c["choice"] is not None for c in f32), "f32 classes: %s" % f32)
+    for c in f32:
+        ran = [k for k in c["candidates"] if not k["skipped"]]
+        check(ran and all(k["max_rel_error"] <= 1e-4 for k in ran), "f32 candidates checked: %s" % ran)
 
     # Auto follows the class measured nearest to the run's 512 x 8 x 8 batch (786 KiB), not another
     # size of the same level: kokkosbatched there (never Auto's built-in choice on a host), BLAS elsewhere.
@@ -844,6 +854,8 @@ def test_tuning():
     check("--threads: '0'" in err, "bad thread count: " + err)
     _, _, err = tfbench("tune", "--levels", "l3", expect=2)
     check("--levels: 'l3' (expected l1, l2, llc or dram)" in err, "bad level: " + err)
+    _, _, err = tfbench("tune", "--dtypes", "f16", expect=2)
+    check("--dtypes: 'f16' (expected f64 or f32)" in err, "bad dtype: " + err)
     _, _, err = tfbench("run", config("tuned.yaml"), "--tuning", work("missing.json"), "--out", fresh("m.h5"),
                         expect=0)
     check("no tuning file" in err, "a missing file is reported: " + err)

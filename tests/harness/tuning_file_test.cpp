@@ -40,7 +40,12 @@ TuningFile sample_file() {
   measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential};
   workloads::TuneClassResult none;
   none.cls = {ops::BatchedFamily::Solve, DType::F64, 4, ops::MemoryLevel::L1, 1};
-  file.classes = {measured, none};
+  // The same class in f32, where another provider won: Auto must take each dtype's own answer.
+  workloads::TuneClassResult single = measured;
+  single.cls.dtype = DType::F32;
+  single.operand_bytes = single.cls.working_set_bytes = 160512;
+  single.choice = ops::TuningChoice{ops::ItemProvider::Specialized, BatchStrategy::Sequential};
+  file.classes = {measured, none, single};
   return file;
 }
 
@@ -54,7 +59,8 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   const std::string path = temp_path("roundtrip.json");
   write_tuning_file(path, sample_file());
   const TuningFile back = read_tuning_file(path);
-  REQUIRE(back.classes.size() == 2);
+  REQUIRE(back.classes.size() == 3);
+  CHECK(back.classes[2].cls.dtype == DType::F32);
   CHECK_FALSE(key_mismatch(back.key, current_key()).has_value());
   const auto& c = back.classes[0];
   CHECK(c.cls.item_dim == 8);
@@ -73,12 +79,16 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   CHECK(loaded.refusal.empty());
   CHECK(loaded.sha256.size() == 64);
   CHECK(loaded.tuning->id() == loaded.sha256);
-  CHECK(loaded.tuning->size() == 1);  // the class without a choice is not offered to Auto
+  CHECK(loaded.tuning->size() == 2);  // the class without a choice is not offered to Auto
   const double l2_bytes = std::sqrt(back.key.caches.l1_bytes * back.key.caches.l2_bytes);
   const auto choice = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F64, 8, l2_bytes, 1);
   if (back.key.caches.l1_bytes > 0) {
     REQUIRE(choice.has_value());
     CHECK(choice->provider == ops::ItemProvider::Libxsmm);
+    const auto f32 = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F32, 8, l2_bytes / 2, 1);
+    REQUIRE(f32.has_value());
+    CHECK(f32->provider == ops::ItemProvider::Specialized);
+    CHECK_FALSE(loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::C128, 8, l2_bytes, 1).has_value());
   }
   std::remove(path.c_str());
 }

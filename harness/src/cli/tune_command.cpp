@@ -19,7 +19,8 @@ class TuneCommand final : public Command {
     auto* sub = app.add_subcommand(
         "tune",
         "Calibrate Auto on this machine: time every provider and strategy that can run each class Auto "
-        "decides (batched GEMM and solve, f64; item size x memory level of the operands x threads), each "
+        "decides (batched GEMM and solve; element type x item size x memory level of the operands x "
+        "threads), each "
         "checked against a reference first, and write the fastest per class to the tuning file that the "
         "workers of later runs use (`run --tuning`). Exit 0 written, 1 nothing could be measured, 2 bad "
         "input.");
@@ -35,6 +36,7 @@ class TuneCommand final : public Command {
         ->default_val("gemm,solve");
     sub->add_option("--levels", levels_, "memory levels of the operands (l1, l2, llc, dram), comma separated")
         ->default_val("l1,l2,llc,dram");
+    sub->add_option("--dtypes", dtypes_, "element types (f64, f32), comma separated")->default_val("f64,f32");
     sub->add_option("--sizes-per-level", sizes_per_level_,
                     "operand sizes measured in l2 and llc: one per factor of 8 of the level's range, at "
                     "most this many (1: the level's geometric middle only); Auto takes the nearest")
@@ -68,7 +70,7 @@ class TuneCommand final : public Command {
       const std::string path = output_.empty() ? tune::default_tuning_path(tune::current_key()) : output_;
       if (show_) return show(path);
       tune::TuneRequest request;
-      if (!tune::parse_request(threads_, sizes_, families_, levels_, request, std::cerr)) return 2;
+      if (!tune::parse_request(threads_, sizes_, families_, levels_, dtypes_, request, std::cerr)) return 2;
       request.rounds = rounds_;
       request.sizes_per_level = sizes_per_level_;
       request.min_time_s = min_time_;
@@ -98,7 +100,7 @@ class TuneCommand final : public Command {
   }
 
   std::string command_line_;
-  std::string threads_, output_, sizes_, families_, levels_;
+  std::string threads_, output_, sizes_, families_, levels_, dtypes_;
   int rounds_ = 5, sizes_per_level_ = 3;
   double min_time_ = 0.005;
   double dram_mib_ = 256;

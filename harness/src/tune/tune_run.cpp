@@ -49,6 +49,12 @@ std::string join_ints(const std::vector<int>& v) {
   return out;
 }
 
+std::string join_dtypes(const std::vector<DType>& v) {
+  std::string out;
+  for (DType d : v) out += (out.empty() ? "" : ",") + std::string(name(d));
+  return out;
+}
+
 std::string join_levels(const std::vector<ops::MemoryLevel>& v) {
   std::string out;
   for (ops::MemoryLevel l : v) out += (out.empty() ? "" : ",") + std::string(ops::name(l));
@@ -81,6 +87,7 @@ workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops:
   o.threads = threads;
   o.item_dims = r.item_dims;
   o.levels = r.levels;
+  o.dtypes = r.dtypes;
   o.caches = caches;
   o.dram_bytes = r.dram_bytes;
   o.gemm = r.gemm;
@@ -94,7 +101,8 @@ workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops:
 }  // namespace
 
 bool parse_request(const std::string& threads, const std::string& sizes, const std::string& families,
-                   const std::string& levels, TuneRequest& request, std::ostream& err) {
+                   const std::string& levels, const std::string& dtypes, TuneRequest& request,
+                   std::ostream& err) {
   request.threads.clear();
   const int max_threads = affinity_cpu_count();
   for (const std::string& t : split_list(threads)) {
@@ -141,9 +149,20 @@ bool parse_request(const std::string& threads, const std::string& sizes, const s
     }
     request.levels.push_back(*level);
   }
+  request.dtypes.clear();
+  for (const std::string& d : split_list(dtypes)) {
+    if (d != "f64" && d != "f32") {
+      err << "tfbench tune: --dtypes: '" << d << "' (expected f64 or f32)\n";
+      return false;
+    }
+    const DType dtype = d == "f32" ? DType::F32 : DType::F64;
+    if (std::find(request.dtypes.begin(), request.dtypes.end(), dtype) == request.dtypes.end())
+      request.dtypes.push_back(dtype);
+  }
   if (request.threads.empty() || request.item_dims.empty() || request.levels.empty() ||
-      !(request.gemm || request.solve)) {
-    err << "tfbench tune: --threads, --sizes, --levels and --families must each name at least one value\n";
+      request.dtypes.empty() || !(request.gemm || request.solve)) {
+    err << "tfbench tune: --threads, --sizes, --levels, --dtypes and --families must each name at least one "
+           "value\n";
     return false;
   }
   return true;
@@ -182,6 +201,8 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                      join_ints(request.item_dims),
                                      "--levels",
                                      join_levels(request.levels),
+                                     "--dtypes",
+                                     join_dtypes(request.dtypes),
                                      "--families",
                                      std::string(request.gemm ? "gemm" : "") +
                                          (request.gemm && request.solve ? "," : "") +
@@ -226,10 +247,10 @@ void make_quick(TuneRequest& request) {
 std::string decision_table(const TuningFile& file) {
   std::ostringstream out;
   for (const auto& c : file.classes) {
-    out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " n=" << std::setw(3)
-        << c.cls.item_dim << " " << std::setw(4) << ops::name(c.cls.level) << " " << std::setw(7)
-        << std::fixed << std::setprecision(2) << c.operand_bytes / (1024.0 * 1024) << " MiB " << std::setw(2)
-        << c.cls.threads << "T  ";
+    out << (c.cls.family == ops::BatchedFamily::Gemm ? "gemm " : "solve") << " " << name(c.cls.dtype)
+        << " n=" << std::setw(3) << c.cls.item_dim << " " << std::setw(4) << ops::name(c.cls.level) << " "
+        << std::setw(7) << std::fixed << std::setprecision(2) << c.operand_bytes / (1024.0 * 1024) << " MiB "
+        << std::setw(2) << c.cls.threads << "T  ";
     if (!c.choice) {
       out << "no choice\n";
       continue;
@@ -267,7 +288,7 @@ RunTuning resolve_run_tuning(const std::string& mode, std::ostream& log) {
       << "); calibrating Auto first (bounded, `tfbench tune --quick`; `--tuning off` skips it)" << std::endl;
   TuneRequest request;
   std::ostringstream ignored;
-  parse_request("1,max", "2,4,8,16,32", "gemm,solve", "l1,l2,llc", request, ignored);
+  parse_request("1,max", "2,4,8,16,32", "gemm,solve", "l1,l2,llc", "f64,f32", request, ignored);
   make_quick(request);
   request.command_line = "tfbench run (calibration on first use)";
   if (run_tuning(request, path, log) != 0) return {};

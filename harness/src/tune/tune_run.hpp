@@ -14,6 +14,7 @@ struct TuneRequest {
   std::vector<int> threads;  // resolved counts (max -> the CPUs tfbench may use)
   std::vector<int> item_dims;
   std::vector<ops::MemoryLevel> levels;
+  std::vector<DType> dtypes;
   bool gemm = true, solve = true;
   int rounds = 5;
   int sizes_per_level = 3;  // workloads::TuneOptions::max_sizes_per_level
@@ -24,7 +25,8 @@ struct TuneRequest {
 
 /// Parses the comma-separated lists of `tfbench tune`; false (with a message on `err`) on bad input.
 bool parse_request(const std::string& threads, const std::string& sizes, const std::string& families,
-                   const std::string& levels, TuneRequest& request, std::ostream& err);
+                   const std::string& levels, const std::string& dtypes, TuneRequest& request,
+                   std::ostream& err);
 
 /// The bounded calibration `run` does on first use (`tune --quick`): the cache levels only (a DRAM
 /// class needs twice the last-level cache of operands, minutes to fill and time), 3 rounds of 2 ms.

@@ -99,8 +99,10 @@ Json class_json(const workloads::TuneClassResult& r) {
 workloads::TuneClassResult class_from(const Json& j) {
   workloads::TuneClassResult r;
   r.cls.family = parse_family(j.at("family").get<std::string>());
-  if (j.at("dtype").get<std::string>() != "f64") throw std::runtime_error("dtype (only f64 is tuned)");
-  r.cls.dtype = DType::F64;
+  const std::string dtype = j.at("dtype").get<std::string>();
+  if (dtype != "f64" && dtype != "f32")
+    throw std::runtime_error("dtype '" + dtype + "' (f64 and f32 are tuned)");
+  r.cls.dtype = dtype == "f32" ? DType::F32 : DType::F64;
   r.cls.item_dim = j.at("item_dim").get<int>();
   const auto level = ops::parse_memory_level(j.at("level").get<std::string>());
   if (!level)

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <limits>
 #include <sstream>
+#include <type_traits>
 #include <vector>
 
 #include "common/buffer.hpp"
@@ -23,7 +24,8 @@
 namespace tfbench::workloads {
 namespace {
 
-using HostTensor = Tensor<double, DynRank, Host>;
+template <class T>
+using HostTensor = Tensor<T, DynRank, Host>;
 using ops::BatchedFamily;
 using ops::ItemProvider;
 using ops::MemoryLevel;
@@ -60,17 +62,18 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   return sizes;
 }
 
-HostTensor aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
+template <class T>
+HostTensor<T> aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
   const std::size_t count = static_cast<std::size_t>(rows * cols * items);
-  AlignedBuffer<double> data(count, threads);
+  AlignedBuffer<T> data(count, threads);
   if (seed != 0) fill_random(data.data(), count, seed);
-  return HostTensor::from_managed({rows, cols, items}, data.release(),
-                                  [](double* p, Index) { std::free(p); });
+  return HostTensor<T>::from_managed({rows, cols, items}, data.release(), [](T* p, Index) { std::free(p); });
 }
 
 /// Adds n to each diagonal: random [0.5, 1.5] entries make a well-conditioned system then.
-void make_dominant(HostTensor& a, int n, Index items) {
-  double* p = a.data();
+template <class T>
+void make_dominant(HostTensor<T>& a, int n, Index items) {
+  T* p = a.data();
   for (Index it = 0; it < items; ++it)
     for (int i = 0; i < n; ++i) p[it * n * n + i * (n + 1)] += n;
 }
@@ -87,16 +90,20 @@ std::vector<Index> checked_items(Index items) {
   return out;
 }
 
-double gemm_check(const HostTensor& a, const HostTensor& b, const HostTensor& c, int n, Index items) {
-  const double *pa = a.data(), *pb = b.data(), *pc = c.data();
+/// The largest error of the batch's items against a triple loop in double, relative to the largest
+/// element of the reference.
+template <class T>
+double gemm_check(const HostTensor<T>& a, const HostTensor<T>& b, const HostTensor<T>& c, int n,
+                  Index items) {
+  const T *pa = a.data(), *pb = b.data(), *pc = c.data();
   double diff = 0, scale = 0;
   for (Index it : checked_items(items)) {
     const std::size_t off = static_cast<std::size_t>(it) * n * n;
     for (int j = 0; j < n; ++j)
       for (int i = 0; i < n; ++i) {
         double s = 0;
-        for (int p = 0; p < n; ++p) s += pa[off + i + p * n] * pb[off + p + j * n];
-        diff = std::max(diff, std::abs(pc[off + i + j * n] - s));
+        for (int p = 0; p < n; ++p) s += double(pa[off + i + p * n]) * double(pb[off + p + j * n]);
+        diff = std::max(diff, std::abs(double(pc[off + i + j * n]) - s));
         scale = std::max(scale, std::abs(s));
       }
   }
@@ -104,18 +111,20 @@ double gemm_check(const HostTensor& a, const HostTensor& b, const HostTensor& c,
 }
 
 /// max |A x - b| / (max |A| max |x| n): the backward error of the solves.
-double solve_check(const HostTensor& a, const HostTensor& b, const HostTensor& x, int n, Index items) {
-  const double *pa = a.data(), *pb = b.data(), *px = x.data();
+template <class T>
+double solve_check(const HostTensor<T>& a, const HostTensor<T>& b, const HostTensor<T>& x, int n,
+                   Index items) {
+  const T *pa = a.data(), *pb = b.data(), *px = x.data();
   double worst = 0;
   for (Index it : checked_items(items)) {
-    const double* ai = pa + it * n * n;
-    const double* xi = px + it * n;
+    const T* ai = pa + it * n * n;
+    const T* xi = px + it * n;
     double amax = 0, xmax = 0, rmax = 0;
-    for (int i = 0; i < n * n; ++i) amax = std::max(amax, std::abs(ai[i]));
-    for (int i = 0; i < n; ++i) xmax = std::max(xmax, std::abs(xi[i]));
+    for (int i = 0; i < n * n; ++i) amax = std::max(amax, std::abs(double(ai[i])));
+    for (int i = 0; i < n; ++i) xmax = std::max(xmax, std::abs(double(xi[i])));
     for (int i = 0; i < n; ++i) {
-      double r = -pb[it * n + i];
-      for (int p = 0; p < n; ++p) r += ai[i + p * n] * xi[p];
+      double r = -double(pb[it * n + i]);
+      for (int p = 0; p < n; ++p) r += double(ai[i + p * n]) * double(xi[p]);
       rmax = std::max(rmax, std::abs(r));
     }
     worst = std::max(worst, rmax / (amax * xmax * n));
@@ -149,11 +158,20 @@ double median(std::vector<double> v) {
 }
 
 /// Items of a class: its target bytes over one item's bytes, at least one.
-Index class_items(BatchedFamily family, int n, double target) {
-  const double per_item = item_elements(family, n) * sizeof(double);
+Index class_items(BatchedFamily family, int n, double target, std::size_t element_bytes) {
+  const double per_item = item_elements(family, n) * static_cast<double>(element_bytes);
   return std::max<Index>(1, static_cast<Index>(target / per_item));
 }
 
+/// What a candidate's result must meet against the reference: a few hundred units in the last place
+/// of the element type (an f64 candidate off by 1e-10 computes something else; an f32 one rounds
+/// every product to 6e-8).
+template <class T>
+constexpr double check_tolerance() {
+  return std::is_same<T, float>::value ? 1e-4 : 1e-10;
+}
+
+template <class T>
 class ClassBench {
  public:
   ClassBench(const TuneOptions& o, BatchedFamily family, int n, Index items, std::uint64_t seed)
@@ -161,10 +179,10 @@ class ClassBench {
         family_(family),
         n_(n),
         items_(items),
-        bytes_(item_elements(family, n) * sizeof(double) * static_cast<double>(items_)),
-        a_(aligned_tensor(n, n, items_, derive_seed(seed, 0), o.threads)),
-        b_(aligned_tensor(n, columns(), items_, derive_seed(seed, 1), o.threads)),
-        out_(aligned_tensor(n, columns(), items_, 0, o.threads)) {
+        bytes_(item_elements(family, n) * sizeof(T) * static_cast<double>(items_)),
+        a_(aligned_tensor<T>(n, n, items_, derive_seed(seed, 0), o.threads)),
+        b_(aligned_tensor<T>(n, columns(), items_, derive_seed(seed, 1), o.threads)),
+        out_(aligned_tensor<T>(n, columns(), items_, 0, o.threads)) {
     if (family == BatchedFamily::Solve) make_dominant(a_, n, items_);
   }
 
@@ -210,14 +228,14 @@ class ClassBench {
   int n_;
   Index items_ = 0;
   double bytes_ = 0;
-  HostTensor a_, b_, out_;
+  HostTensor<T> a_, b_, out_;
 };
 
 std::string describe_result(const TuneClassResult& r) {
   std::ostringstream line;
-  line << (r.cls.family == BatchedFamily::Gemm ? "gemm" : "solve") << " n=" << r.cls.item_dim << " "
-       << ops::name(r.cls.level) << " (" << r.items << " items, " << r.operand_bytes / (1024.0 * 1024)
-       << " MiB) " << r.cls.threads << "T: ";
+  line << (r.cls.family == BatchedFamily::Gemm ? "gemm" : "solve") << " " << name(r.cls.dtype)
+       << " n=" << r.cls.item_dim << " " << ops::name(r.cls.level) << " (" << r.items << " items, "
+       << r.operand_bytes / (1024.0 * 1024) << " MiB) " << r.cls.threads << "T: ";
   if (!r.choice) return line.str() + "no candidate passed";
   for (const TuneCandidate& c : r.candidates) {
     if (!c.skipped.empty()) continue;
@@ -242,16 +260,18 @@ void drop_slow_candidates(std::vector<TuneCandidate>& candidates, std::vector<st
   }
 }
 
+template <class T>
 TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily family, int n,
                            MemoryLevel level, Index items, std::uint64_t seed) {
-  ClassBench bench(o, family, n, items, seed);
+  ClassBench<T> bench(o, family, n, items, seed);
   TuneClassResult result;
-  result.cls = ops::TuningClass{family, DType::F64, n, level, o.threads, bench.bytes()};
+  const DType dtype = std::is_same<T, float>::value ? DType::F32 : DType::F64;
+  result.cls = ops::TuningClass{family, dtype, n, level, o.threads, bench.bytes()};
   result.items = bench.items();
   result.operand_bytes = bench.bytes();
   result.candidates = candidates_of(family, o.threads);
   // Correct before fast: each candidate runs once and is compared with the reference.
-  const double tolerance = 1e-10;
+  const double tolerance = check_tolerance<T>();
   for (TuneCandidate& c : result.candidates) {
     c.skipped = bench.run(session, c);
     if (!c.skipped.empty()) continue;
@@ -293,27 +313,33 @@ std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
   std::vector<BatchedFamily> families;
   if (options.gemm) families.push_back(BatchedFamily::Gemm);
   if (options.solve) families.push_back(BatchedFamily::Solve);
-  for (BatchedFamily family : families) {
-    for (MemoryLevel level : options.levels) {
-      for (int n : options.item_dims) {
-        // A class whose smallest batch (one item) already spills its level cannot be measured there.
-        const double one_item = item_elements(family, n) * sizeof(double);
-        if (ops::memory_level(one_item, options.caches) > level) continue;
-        Index previous_items = 0;
-        std::uint64_t point = 0;
-        for (double target :
-             target_bytes(level, options.caches, options.dram_bytes, options.max_sizes_per_level)) {
-          const Index items = class_items(family, n, target);
-          ++point;
-          if (items == previous_items) continue;  // large items: two sizes round to one batch
-          previous_items = items;
-          const std::uint64_t seed =
-              derive_seed(options.seed, (static_cast<std::uint64_t>(n) * 16 + int(level)) * 8 + point);
-          auto entered = backend.with_session([&](Session& session) {
-            results.push_back(tune_class(options, session, family, n, level, items, seed));
-          });
-          if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
-          if (progress) progress(describe_result(results.back()));
+  for (DType dtype : options.dtypes) {
+    const std::size_t element_bytes = dtype == DType::F32 ? sizeof(float) : sizeof(double);
+    for (BatchedFamily family : families) {
+      for (MemoryLevel level : options.levels) {
+        for (int n : options.item_dims) {
+          // A class whose smallest batch (one item) already spills its level cannot be measured there.
+          const double one_item = item_elements(family, n) * static_cast<double>(element_bytes);
+          if (ops::memory_level(one_item, options.caches) > level) continue;
+          Index previous_items = 0;
+          std::uint64_t point = 0;
+          for (double target :
+               target_bytes(level, options.caches, options.dram_bytes, options.max_sizes_per_level)) {
+            const Index items = class_items(family, n, target, element_bytes);
+            ++point;
+            if (items == previous_items) continue;  // large items: two sizes round to one batch
+            previous_items = items;
+            const std::uint64_t seed = derive_seed(
+                options.seed, ((static_cast<std::uint64_t>(n) * 16 + int(level)) * 8 + point) * 4 +
+                                  int(dtype == DType::F32));
+            auto entered = backend.with_session([&](Session& session) {
+              results.push_back(dtype == DType::F32
+                                    ? tune_class<float>(options, session, family, n, level, items, seed)
+                                    : tune_class<double>(options, session, family, n, level, items, seed));
+            });
+            if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
+            if (progress) progress(describe_result(results.back()));
+          }
         }
       }
     }

@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <type_traits>
 
-#include "item_batch.hpp"
 #include "columns_8x8_avx512.hpp"
+#include "item_batch.hpp"
 #include "pair_items_avx512.hpp"
 
 #if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)

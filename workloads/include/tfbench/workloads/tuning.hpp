@@ -45,9 +45,10 @@ struct TuneOptions {
   ops::CacheSizes caches;                   // the level boundaries (detect_cache_sizes())
   double dram_bytes = 256.0 * 1024 * 1024;  // operand bytes of a DRAM class (at least 2x the LLC)
   int max_sizes_per_level = 3;              // L2 and LLC: one size per factor of 8 of the level, at most this
-  bool gemm = true, solve = true;           // which families
-  int rounds = 5;                           // interleaved rounds; each candidate's median decides
-  double min_time_s = 0.005;                // per sample: iterations repeat until this much time passed
+  std::vector<DType> dtypes{DType::F64, DType::F32};  // element types (f64 and f32 are tuned)
+  bool gemm = true, solve = true;                     // which families
+  int rounds = 5;                                     // interleaved rounds; each candidate's median decides
+  double min_time_s = 0.005;  // per sample: iterations repeat until this much time passed
   std::uint64_t seed = 1;
 };
 
