@@ -809,8 +809,11 @@ def test_tuning():
     # size of the same level: kokkosbatched there (never Auto's built-in choice on a host), BLAS elsewhere.
     batch_bytes = 512 * 3 * 8 * 8 * 8
     nearest = min(classes, key=lambda c: abs(math.log(c["operand_bytes"] / batch_bytes)))
+    # Without the candidates' times the nearest class decides (with them, a batch between two measured
+    # sizes would take the candidate fastest by the interpolated times, whatever the edited choices).
     for c in classes:
         c["choice"] = {"provider": "blas", "strategy": "provider-items"}
+        c["candidates"] = []
     nearest["choice"] = {"provider": "kokkosbatched", "strategy": "sequential"}
     with open(tuning, "w") as f:
         json.dump(data, f)

@@ -211,7 +211,12 @@ TuningFile read_tuning_file(const std::string& path) {
 std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, std::string id) {
   auto tuning = std::make_shared<ops::AutoTuning>(std::move(id), file.key.caches);
   for (const auto& c : file.classes) {
-    if (c.choice) tuning->add(c.cls, *c.choice);
+    if (!c.choice) continue;
+    std::vector<ops::TunedTime> times;
+    for (const auto& k : c.candidates) {
+      if (k.skipped.empty()) times.push_back({ops::TuningChoice{k.provider, k.strategy}, k.median_s});
+    }
+    tuning->add(c.cls, *c.choice, std::move(times));
   }
   return tuning;
 }

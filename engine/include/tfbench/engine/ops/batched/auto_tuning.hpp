@@ -47,19 +47,28 @@ struct TuningChoice {
   std::optional<BatchStrategy> strategy;
 };
 
+/// How long one candidate took for a class's batch (the median of its rounds, per operation).
+struct TunedTime {
+  TuningChoice choice;
+  double seconds = 0;
+};
+
 class AutoTuning {
  public:
   /// `id` names the tuning's source in route reports and results (e.g. the file's sha256).
   AutoTuning(std::string id, CacheSizes caches) : id_(std::move(id)), caches_(caches) {}
 
-  /// Adds or replaces the choice for one class.
-  void add(const TuningClass& cls, const TuningChoice& choice);
+  /// Adds or replaces the choice for one class, with the times of the candidates that ran for it
+  /// (optional: without them the class's choice stands wherever the class is the nearest).
+  void add(const TuningClass& cls, const TuningChoice& choice, std::vector<TunedTime> times = {});
 
-  /// The choice of the nearest measured class: same family, dtype and memory level; the largest
-  /// measured thread count not above `threads` (else the smallest); the measured item_dim nearest
-  /// to `item_dim` on a log scale, and only within a factor of two of it; of that item_dim's
-  /// classes, the one measured at the working set nearest to `working_set_bytes` on a log scale.
-  /// Empty: no class applies (Auto's built-in preference decides).
+  /// The choice for a problem from the measured classes: same family, dtype and memory level; the
+  /// largest measured thread count not above `threads` (else the smallest); the measured item_dim
+  /// nearest to `item_dim` on a log scale, and only within a factor of two of it. Of that item_dim's
+  /// classes (one level is measured at several sizes), a working set between two of them takes the
+  /// candidate fastest by their times interpolated linearly in log(time) over log(bytes) (the
+  /// candidates both measured); otherwise the class measured nearest to `working_set_bytes` on a
+  /// log scale decides. Empty: no class applies (Auto's built-in preference decides).
   std::optional<TuningChoice> lookup(BatchedFamily family, DType dtype, int item_dim,
                                      double working_set_bytes, int threads) const;
 
@@ -68,10 +77,18 @@ class AutoTuning {
   std::size_t size() const;
 
  private:
+  struct LogTime {
+    TuningChoice choice;
+    double log_seconds = 0;
+  };
   struct Entry {
     TuningClass cls;
     TuningChoice choice;
+    double log_bytes = 0;            // log(cls.working_set_bytes) where it is > 0
+    std::vector<LogTime> log_times;  // the candidates' times, for the interpolation
   };
+  static std::optional<TuningChoice> between(const Entry& below, const Entry& above,
+                                             double working_set_bytes);
   // One bucket per (family, memory level): Auto looks a class up on every batched call, and a
   // call only ever needs the classes of its own family and level.
   static constexpr int kLevels = 4;
