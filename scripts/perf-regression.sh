@@ -87,7 +87,10 @@ done
 [[ "$confirm_rounds" =~ ^[0-9]+$ ]] || die "--confirm-rounds wants an integer >= 0, got '$confirm_rounds'"
 # The confirmation's sign test over n rounds can reach at best p = 2 / 2^n: fewer rounds than it
 # needs would let every regression pass unconfirmed.
-needed=$(awk -v a="${alpha:-0.05}" 'BEGIN { n = 1; while (2 / 2 ^ n >= a && n < 64) n++; print n }')
+rounds_for() {  # $1 = significance level -> the fewest rounds whose best p is below it
+  awk -v a="$1" 'BEGIN { n = 1; while (2 / 2 ^ n >= a && n < 64) n++; print n }'
+}
+needed=$(rounds_for "${alpha:-0.05}")
 [ "$confirm_rounds" = 0 ] || [ "$confirm_rounds" -ge "$needed" ] ||
   die "--confirm-rounds $confirm_rounds: a sign test over $confirm_rounds rounds cannot reach p < ${alpha:-0.05} (its smallest p is 2/2^$confirm_rounds); use $needed or more, or 0 for no confirmation"
 [ $((aa + last_change)) -le 1 ] || die "--aa and --last-change exclude each other"
@@ -370,8 +373,7 @@ PY
   family_rows=${picked[0]} regressed=${picked[1]}
   n_confirm=$confirm_rounds
   if [ ${#family[@]} -gt 0 ]; then
-    n_holm=$(awk -v a="${alpha:-0.05}" -v m="$family_rows" \
-      'BEGIN { n = 1; while (2 / 2 ^ n >= a / m && n < 64) n++; print n }')
+    n_holm=$(rounds_for "$(awk -v a="${alpha:-0.05}" -v m="$family_rows" 'BEGIN { print a / m }')")
     [ "$n_holm" -le "$n_confirm" ] || n_confirm=$n_holm
   fi
   say "confirming the regressed case(s) in $n_confirm fresh interleaved round(s) per side" \

@@ -151,13 +151,13 @@ bool parse_request(const std::string& threads, const std::string& sizes, const s
   }
   request.dtypes.clear();
   for (const std::string& d : split_list(dtypes)) {
-    if (d != "f64" && d != "f32") {
+    const auto dtype = parse_tuned_dtype(d);
+    if (!dtype) {
       err << "tfbench tune: --dtypes: '" << d << "' (expected f64 or f32)\n";
       return false;
     }
-    const DType dtype = d == "f32" ? DType::F32 : DType::F64;
-    if (std::find(request.dtypes.begin(), request.dtypes.end(), dtype) == request.dtypes.end())
-      request.dtypes.push_back(dtype);
+    if (std::find(request.dtypes.begin(), request.dtypes.end(), *dtype) == request.dtypes.end())
+      request.dtypes.push_back(*dtype);
   }
   if (request.threads.empty() || request.item_dims.empty() || request.levels.empty() ||
       request.dtypes.empty() || !(request.gemm || request.solve)) {

@@ -100,9 +100,9 @@ workloads::TuneClassResult class_from(const Json& j) {
   workloads::TuneClassResult r;
   r.cls.family = parse_family(j.at("family").get<std::string>());
   const std::string dtype = j.at("dtype").get<std::string>();
-  if (dtype != "f64" && dtype != "f32")
-    throw std::runtime_error("dtype '" + dtype + "' (f64 and f32 are tuned)");
-  r.cls.dtype = dtype == "f32" ? DType::F32 : DType::F64;
+  const auto tuned = parse_tuned_dtype(dtype);
+  if (!tuned) throw std::runtime_error("dtype '" + dtype + "' (f64 and f32 are tuned)");
+  r.cls.dtype = *tuned;
   r.cls.item_dim = j.at("item_dim").get<int>();
   const auto level = ops::parse_memory_level(j.at("level").get<std::string>());
   if (!level)
@@ -141,6 +141,12 @@ std::string read_all(const std::string& path) {
 }
 
 }  // namespace
+
+std::optional<DType> parse_tuned_dtype(const std::string& text) {
+  const auto dtype = parse_dtype(text);
+  if (dtype == DType::F64 || dtype == DType::F32) return dtype;
+  return std::nullopt;
+}
 
 TuningKey current_key() {
   const BuildInfo& b = build_info();

@@ -16,6 +16,9 @@ namespace tfbench::harness::tune {
 
 inline constexpr int kTuningFormatVersion = 1;
 
+/// The element types `tune` measures, by name ("f64", "f32"); empty for any other name.
+std::optional<DType> parse_tuned_dtype(const std::string& text);
+
 /// What a tuning is valid for. Two keys match when every field is equal.
 struct TuningKey {
   std::string cpu_model;

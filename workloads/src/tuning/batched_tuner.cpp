@@ -265,8 +265,7 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
                            MemoryLevel level, Index items, std::uint64_t seed) {
   ClassBench<T> bench(o, family, n, items, seed);
   TuneClassResult result;
-  const DType dtype = std::is_same<T, float>::value ? DType::F32 : DType::F64;
-  result.cls = ops::TuningClass{family, dtype, n, level, o.threads, bench.bytes()};
+  result.cls = ops::TuningClass{family, dtype_of<T>(), n, level, o.threads, bench.bytes()};
   result.items = bench.items();
   result.operand_bytes = bench.bytes();
   result.candidates = candidates_of(family, o.threads);
@@ -314,7 +313,7 @@ std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
   if (options.gemm) families.push_back(BatchedFamily::Gemm);
   if (options.solve) families.push_back(BatchedFamily::Solve);
   for (DType dtype : options.dtypes) {
-    const std::size_t element_bytes = dtype == DType::F32 ? sizeof(float) : sizeof(double);
+    const std::size_t element_bytes = size_of(dtype);
     for (BatchedFamily family : families) {
       for (MemoryLevel level : options.levels) {
         for (int n : options.item_dims) {
