@@ -34,10 +34,11 @@ TuningFile sample_file() {
   measured.items = 209;
   measured.operand_bytes = 321024;
   measured.candidates = {{ops::ItemProvider::Specialized, BatchStrategy::Sequential, 1.4e-5, 1e-16, ""},
-                         {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 6.5e-6, 2e-16, ""},
+                         {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 6.5e-6, 2e-16, "", false},
+                         {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 7.1e-6, 2e-16, "", true},
                          {ops::ItemProvider::Blas, BatchStrategy::ProviderItems, std::nan(""), std::nan(""),
                           "over 3x the fastest in the first round"}};
-  measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential};
+  measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, false};
   workloads::TuneClassResult none;
   none.cls = {ops::BatchedFamily::Solve, DType::F64, 4, ops::MemoryLevel::L1, 1};
   // The same class in f32, where another provider won: Auto must take each dtype's own answer.
@@ -70,8 +71,12 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   REQUIRE(c.choice.has_value());
   CHECK(c.choice->provider == ops::ItemProvider::Libxsmm);
   CHECK(c.choice->strategy == BatchStrategy::Sequential);
-  CHECK(std::isnan(c.candidates[2].median_s));  // null in the file, NaN again
-  CHECK(c.candidates[2].skipped == "over 3x the fastest in the first round");
+  CHECK(c.choice->prefetch == std::optional<bool>(false));  // libxsmm without prefetching won
+  CHECK_FALSE(c.candidates[0].prefetch.has_value());        // not a libxsmm candidate
+  CHECK(c.candidates[1].prefetch == std::optional<bool>(false));
+  CHECK(c.candidates[2].prefetch == std::optional<bool>(true));
+  CHECK(std::isnan(c.candidates[3].median_s));  // null in the file, NaN again
+  CHECK(c.candidates[3].skipped == "over 3x the fastest in the first round");
   CHECK_FALSE(back.classes[1].choice.has_value());
 
   const LoadedTuning loaded = load_tuning(path);
@@ -85,6 +90,7 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   if (back.key.caches.l1_bytes > 0) {
     REQUIRE(choice.has_value());
     CHECK(choice->provider == ops::ItemProvider::Libxsmm);
+    CHECK(choice->prefetch == std::optional<bool>(false));
     const auto f32 = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F32, 8, l2_bytes / 2, 1);
     REQUIRE(f32.has_value());
     CHECK(f32->provider == ops::ItemProvider::Specialized);
@@ -149,6 +155,11 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
   };
   CHECK(error_with("\"l2\"", "\"l9\"") == path + ": classes[0]: level 'l9' (expected l1, l2, llc, dram)");
   CHECK(error_with("321024", "-1") == path + ": classes[0]: operand_bytes must be >= 0 (0: not known)");
+  CHECK(error_with("\"prefetch\": false", "\"prefetch\": 1") ==
+        path + ": classes[0]: prefetch must be true, false or null");
+  // A version 1 file (before libxsmm's prefetch was measured) is refused with both versions.
+  const std::string v1 = error_with("\"version\": 2", "\"version\": 1");
+  CHECK(v1 == path + ": version 1 (this tfbench reads version 2)");
   CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
   std::remove(path.c_str());
 }

@@ -77,6 +77,14 @@ TuningKey key_from(const Json& j) {
   return k;
 }
 
+/// A candidate's or choice's "prefetch": true, false, or null / absent (the built-in rule).
+std::optional<bool> optional_prefetch(const Json& j) {
+  const auto it = j.find("prefetch");
+  if (it == j.end() || it->is_null()) return std::nullopt;
+  if (!it->is_boolean()) throw std::runtime_error("prefetch must be true, false or null");
+  return it->get<bool>();
+}
+
 Json class_json(const workloads::TuneClassResult& r) {
   Json candidates = Json::array();
   for (const auto& c : r.candidates) {
@@ -84,14 +92,16 @@ Json class_json(const workloads::TuneClassResult& r) {
                           {"strategy", name(c.strategy)},
                           {"median_s", number_or_null(c.median_s)},
                           {"max_rel_error", number_or_null(c.max_rel_error)},
-                          {"skipped", c.skipped}});
+                          {"skipped", c.skipped},
+                          {"prefetch", c.prefetch ? Json(*c.prefetch) : Json(nullptr)}});
   }
   Json j{{"family", family_name(r.cls.family)}, {"dtype", name(r.cls.dtype)}, {"item_dim", r.cls.item_dim},
          {"level", ops::name(r.cls.level)},     {"threads", r.cls.threads},   {"items", r.items},
          {"operand_bytes", r.operand_bytes},    {"candidates", candidates},   {"choice", nullptr}};
   if (r.choice) {
     j["choice"] = {{"provider", ops::name(r.choice->provider)},
-                   {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)}};
+                   {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)},
+                   {"prefetch", r.choice->prefetch ? Json(*r.choice->prefetch) : Json(nullptr)}};
   }
   return j;
 }
@@ -121,6 +131,7 @@ workloads::TuneClassResult class_from(const Json& j) {
     t.median_s = number_or_nan(c.at("median_s"));
     t.max_rel_error = number_or_nan(c.at("max_rel_error"));
     t.skipped = c.at("skipped").get<std::string>();
+    t.prefetch = optional_prefetch(c);
     r.candidates.push_back(std::move(t));
   }
   const Json& choice = j.at("choice");
@@ -129,6 +140,7 @@ workloads::TuneClassResult class_from(const Json& j) {
     c.provider = parse_provider(choice.at("provider").get<std::string>());
     if (!choice.at("strategy").is_null())
       c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
+    c.prefetch = optional_prefetch(choice);
     r.choice = c;
   }
   return r;
@@ -220,7 +232,7 @@ std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, st
     if (!c.choice) continue;
     std::vector<ops::TunedTime> times;
     for (const auto& k : c.candidates) {
-      if (k.skipped.empty()) times.push_back({ops::TuningChoice{k.provider, k.strategy}, k.median_s});
+      if (k.skipped.empty()) times.push_back({k.choice(), k.median_s});
     }
     tuning->add(c.cls, *c.choice, std::move(times));
   }

@@ -14,7 +14,8 @@
 
 namespace tfbench::harness::tune {
 
-inline constexpr int kTuningFormatVersion = 1;
+// 2: libxsmm candidates and choices carry "prefetch".
+inline constexpr int kTuningFormatVersion = 2;
 
 /// The element types `tune` measures, by name ("f64", "f32"); empty for any other name.
 std::optional<DType> parse_tuned_dtype(const std::string& text);

@@ -260,8 +260,7 @@ std::string noisy_ceiling(const Ceilings& c, double limit) {
 }
 
 ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, int threads) {
-  const double t = std::max(threads, 1);
-  return ops::memory_level(bytes, {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes});
+  return ops::memory_level(bytes, ops::caches_for_threads(caches, threads));
 }
 
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,

@@ -33,11 +33,13 @@ ops::BatchedOptions batched_options(const EngineStrategy& s) {
 }
 
 std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
-  return {{"route.lanes", static_cast<double>(run.lanes)},
-          {"route.items", static_cast<double>(run.items)},
-          {"route.tuned", run.tuned ? 1.0 : 0.0},  // Auto took the choice from the installed tuning
-          {std::string("route.strategy.") + name(run.strategy), 1.0},
-          {std::string("route.provider.") + ops::name(run.provider), 1.0}};
+  std::map<std::string, double> m{{"route.lanes", static_cast<double>(run.lanes)},
+                                  {"route.items", static_cast<double>(run.items)},
+                                  {"route.tuned", run.tuned ? 1.0 : 0.0},  // from the installed tuning
+                                  {std::string("route.strategy.") + name(run.strategy), 1.0},
+                                  {std::string("route.provider.") + ops::name(run.provider), 1.0}};
+  if (run.prefetch) m["route.prefetch"] = *run.prefetch ? 1.0 : 0.0;  // libxsmm routes only
+  return m;
 }
 
 std::optional<std::string> engine_refusal(

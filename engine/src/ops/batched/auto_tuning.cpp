@@ -47,6 +47,11 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
   return MemoryLevel::DRAM;
 }
 
+CacheSizes caches_for_threads(const CacheSizes& caches, int threads) {
+  const double t = std::max(threads, 1);
+  return {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes};
+}
+
 void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice, std::vector<TunedTime> times) {
   Entry entry{cls, choice, cls.working_set_bytes > 0 ? std::log(cls.working_set_bytes) : 0.0, {}};
   for (TunedTime& t : times) {
@@ -80,7 +85,7 @@ std::optional<TuningChoice> AutoTuning::between(const Entry& below, const Entry&
   double best_log = 0;
   for (const LogTime& a : below.log_times) {
     for (const LogTime& b : above.log_times) {
-      if (a.choice.provider != b.choice.provider || a.choice.strategy != b.choice.strategy) continue;
+      if (a.choice != b.choice) continue;
       const double estimate = (1.0 - t) * a.log_seconds + t * b.log_seconds;
       if (best == nullptr || estimate < best_log) {
         best = &a;
@@ -101,7 +106,8 @@ std::size_t AutoTuning::size() const {
 std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype, int item_dim,
                                                double working_set_bytes, int threads) const {
   if (item_dim <= 0) return std::nullopt;
-  const std::vector<Entry>& entries = buckets_[bucket(family, memory_level(working_set_bytes, caches_))];
+  const MemoryLevel level = memory_level(working_set_bytes, caches_for_threads(caches_, threads));
+  const std::vector<Entry>& entries = buckets_[bucket(family, level)];
   // Thread count first: the largest measured count not above `threads`, else the smallest measured.
   // The entries are ordered (add()): the first of the dtype with a count not above `threads` has it,
   // else the last of the dtype has the smallest.

@@ -18,6 +18,7 @@ struct ItemsRoute {
   RouteMode mode = RouteMode::Sequential;
   int lanes = 1;
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
+  bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
 };
 
 /// Whether `provider` can compute this batch on a space of this kind (dtype, layout, scalars).

@@ -69,7 +69,7 @@ bool gemm_provider_applies(const ops::ItemProvider provider, const GemmBatch<T>&
     case ops::ItemProvider::KokkosBatched:
       return kokkosbatched_applicable(g);
     case ops::ItemProvider::Libxsmm:
-      return host && libxsmm_kernel_for(g) != nullptr;
+      return host && libxsmm_kernel_for(g, streaming_batch(g)) != nullptr;
     case ops::ItemProvider::Blas:
       return host ? blas_applicable(g) : vendor_items_applicable<Space>(g);
     case ops::ItemProvider::VendorBatched:
@@ -110,9 +110,9 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
       return;
     case ops::ItemProvider::Libxsmm:
       if constexpr (is_host_space<Space>()) {
-        if (const auto kernel = libxsmm_kernel_for(g)) {
+        if (const auto kernel = libxsmm_kernel_for(g, route.prefetch)) {
           run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count,
-                    XsmmGemmChunk<T>{g, kernel, streaming_batch(g)});
+                    XsmmGemmChunk<T>{g, kernel, route.prefetch});
           return;
         }
       }

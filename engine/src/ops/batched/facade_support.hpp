@@ -174,7 +174,8 @@ inline std::size_t index_of(ops::ItemProvider p) {
 struct SelectedRoute {
   BatchRoute route;
   ops::ItemProvider provider;
-  bool tuned = false;  // taken from the policy's AutoTuning
+  bool tuned = false;     // taken from the policy's AutoTuning
+  bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
     switch (route.strategy) {
@@ -190,10 +191,12 @@ struct SelectedRoute {
       default:
         break;
     }
-    return {mode, route.lanes, provider};
+    return {mode, route.lanes, provider, prefetch};
   }
   ops::BatchRun run(std::int64_t items) const {
-    return {route.strategy, route.lanes, provider, items, tuned};
+    ops::BatchRun r{route.strategy, route.lanes, provider, items, tuned, std::nullopt};
+    if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
+    return r;
   }
 };
 
@@ -207,7 +210,8 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
 /// `streaming`: streaming_batch(g) of a GEMM batch (false for solves: their preference ignores it).
 /// Under Auto with an AutoTuning in the policy, on a host space, the tuning's choice for the problem's
-/// class (`working_set_bytes`: the operands' bytes) is tried first.
+/// class (`working_set_bytes`: the operands' bytes) is tried first. The route's libxsmm prefetch:
+/// options.prefetch, else the tuning's choice, else `streaming`.
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
                                                  bool host_space, DType dtype, bool streaming,

@@ -26,15 +26,16 @@ XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
                                  std::ptrdiff_t ldc, float alpha, float beta, bool prefetch);
 
-/// The libxsmm kernel for a batch, or null when libxsmm does not apply to it (layout, scalars, dtype).
+/// The libxsmm kernel for a batch, prefetching the next item's operands or not, or null when libxsmm
+/// does not apply to it (layout, scalars, dtype).
 template <class T>
-XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g) {
+XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g, bool prefetch) {
   if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value) {
     if (!(g.a.unit_rows() && g.b.unit_rows() && g.c.unit_rows())) return nullptr;
     if (g.alpha != T(1) || !(g.beta == T(0) || g.beta == T(1))) return nullptr;
     auto ld = [](const ItemBatch<const T>& x) { return x.cs > x.rows ? x.cs : std::ptrdiff_t(x.rows); };
     return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha, g.beta,
-                          streaming_batch(g));
+                          prefetch);
   } else {
     return nullptr;
   }
@@ -45,7 +46,7 @@ template <class T>
 struct XsmmGemmChunk {
   GemmBatch<T> g;
   XsmmKernel<T> kernel;
-  bool prefetch;  // the kernel was dispatched with prefetch (streaming_batch(g))
+  bool prefetch;  // the kernel was dispatched with prefetch
   void operator()(const int /*lane*/, const std::int64_t begin, const std::int64_t end) const {
     if (!prefetch) {
       for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));

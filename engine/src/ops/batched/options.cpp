@@ -12,6 +12,7 @@ std::string describe(const BatchRun& run) {
   std::string s = tfbench::name(run.strategy);
   if (run.strategy == BatchStrategy::OuterParallel) s += " x" + std::to_string(run.lanes);
   s += std::string(" ") + name(run.provider);
+  if (run.prefetch && *run.prefetch) s += "+prefetch";
   return run.tuned ? s + " (tuned)" : s;
 }
 

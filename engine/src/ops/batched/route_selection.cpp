@@ -107,8 +107,9 @@ bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvide
 /// fan out inside one). Empty: the built-in preference decides.
 std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPolicy& policy,
                                          const ops::BatchedOptions& options, ops::BatchedFamily family,
-                                         const BatchProblem& problem, DType dtype, double working_set_bytes,
-                                         ApplicableFn applicable, ProviderCandidates& candidates) {
+                                         const BatchProblem& problem, DType dtype, bool streaming,
+                                         double working_set_bytes, ApplicableFn applicable,
+                                         ProviderCandidates& candidates) {
   const auto choice = policy.tuning->lookup(family, dtype, static_cast<int>(problem.max_item_dim),
                                             working_set_bytes, session.context().threads);
   if (!choice) return std::nullopt;
@@ -125,7 +126,7 @@ std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPoli
   for (BatchStrategy strategy : {choice->strategy.value_or(BatchStrategy::Auto), BatchStrategy::Auto}) {
     chosen.strategy = strategy;
     if (auto route = resolve_batch_route(session.context(), chosen, problem, candidates))
-      return SelectedRoute{*route, p, true};
+      return SelectedRoute{*route, p, true, options.prefetch.value_or(choice->prefetch.value_or(streaming))};
   }
   return std::nullopt;
 }
@@ -141,8 +142,8 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
   // Reused per thread: no allocation on the per-call path.
   thread_local ProviderCandidates candidates;
   if (!options.provider && policy.strategy == BatchStrategy::Auto && policy.tuning && host_space) {
-    if (auto tuned = tuned_route(session, policy, options, family, problem, dtype, working_set_bytes,
-                                 applicable, candidates))
+    if (auto tuned = tuned_route(session, policy, options, family, problem, dtype, streaming,
+                                 working_set_bytes, applicable, candidates))
       return *tuned;
   }
   candidates.clear();
@@ -195,7 +196,8 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
     return unexpected(std::move(e));
   }
   const auto provider = ops::item_provider_of(route->provider);
-  return SelectedRoute{*route, provider.value_or(ops::ItemProvider::Specialized)};
+  return SelectedRoute{*route, provider.value_or(ops::ItemProvider::Specialized), false,
+                       options.prefetch.value_or(streaming)};
 }
 
 }  // namespace tfbench::impl::batched

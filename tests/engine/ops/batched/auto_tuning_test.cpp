@@ -8,6 +8,7 @@
 #include <random>
 #include <vector>
 
+#include "ops/batched/host_providers.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/backend.hpp"
 #include "tfbench/engine/exec/plan_cache.hpp"
@@ -137,6 +138,33 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
   CHECK(u.size() == 4);
 }
 
+TEST_CASE("AutoTuning: with threads, a level is one of the caches they hold between them",
+          "[batched][tuning]") {
+  // kCaches: 1 MiB L2 per core. 1.5 MiB over two lanes is 0.75 MiB per core's L2: an L2 batch at two
+  // threads, as the tuning measured it (and as the roofline classifies it), an LLC batch at one.
+  constexpr double MiB = 1024.0 * 1024;
+  const CacheSizes two = tfbench::ops::caches_for_threads(kCaches, 2);
+  CHECK(two.l1_bytes == 2 * kCaches.l1_bytes);
+  CHECK(two.l2_bytes == 2 * kCaches.l2_bytes);
+  CHECK(two.llc_bytes == kCaches.llc_bytes);  // shared: once
+  CHECK(tfbench::ops::caches_for_threads(kCaches, 0).l2_bytes == kCaches.l2_bytes);
+  AutoTuning t("t", kCaches);
+  const auto at_level = [](MemoryLevel level, int threads, double bytes) {
+    return TuningClass{BatchedFamily::Gemm, DType::F64, 16, level, threads, bytes};
+  };
+  t.add(at_level(MemoryLevel::L2, 2, 1.6 * MiB),
+        {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, false});
+  t.add(at_level(MemoryLevel::LLC, 2, 5.4 * MiB),
+        {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, true});
+  t.add(at_level(MemoryLevel::LLC, 1, 5.4 * MiB), {ItemProvider::Blas, BatchStrategy::ProviderItems});
+  const auto two_threads = t.lookup(BatchedFamily::Gemm, DType::F64, 16, 1.5 * MiB, 2);
+  REQUIRE(two_threads.has_value());
+  CHECK(two_threads->prefetch == std::optional<bool>(false));  // the L2 class, not the LLC one
+  const auto one_thread = t.lookup(BatchedFamily::Gemm, DType::F64, 16, 1.5 * MiB, 1);
+  REQUIRE(one_thread.has_value());
+  CHECK(one_thread->provider == ItemProvider::Blas);
+}
+
 TEST_CASE("AutoTuning: a level measured at several sizes answers with the nearest size",
           "[batched][tuning]") {
   // One LLC from 1 to 32 MiB: on a Xeon with a 300 MiB LLC, libxsmm won at 3 MiB and the specialized
@@ -202,6 +230,18 @@ TEST_CASE("AutoTuning: between two measured sizes the candidates' times are inte
   v.add(llc(5.4 * MiB), blas, {{blas, 444e-6}});
   v.add(llc(39 * MiB), xsmm, {{xsmm, 5681e-6}, {blas, 6196e-6}});
   CHECK(v.lookup(BatchedFamily::Gemm, DType::F64, 32, 12 * MiB, 1)->provider == ItemProvider::Blas);
+  // libxsmm with and without prefetching are two candidates: the interpolation keeps them apart.
+  const TuningChoice xsmm_pf{ItemProvider::Libxsmm, BatchStrategy::Sequential, true};
+  const TuningChoice xsmm_off{ItemProvider::Libxsmm, BatchStrategy::Sequential, false};
+  AutoTuning w("w", kCaches);
+  w.add(llc(5.4 * MiB), xsmm_off, {{xsmm_off, 418e-6}, {xsmm_pf, 453e-6}});
+  w.add(llc(39 * MiB), xsmm_pf, {{xsmm_off, 4622e-6}, {xsmm_pf, 4200e-6}});
+  const auto mid = w.lookup(BatchedFamily::Gemm, DType::F64, 32, 12 * MiB, 1);
+  REQUIRE(mid.has_value());
+  CHECK(*mid == xsmm_off);
+  const auto high = w.lookup(BatchedFamily::Gemm, DType::F64, 32, 30 * MiB, 1);
+  REQUIRE(high.has_value());
+  CHECK(*high == xsmm_pf);
 }
 
 TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model",
@@ -245,6 +285,47 @@ TEST_CASE("Auto follows the backend policy's tuning; policies without one use th
                 auto big = tfbench::ops::batched_gemm_into(s, a32, b32, c32, 1.0, 0.0);
                 REQUIRE(big.has_value());
                 CHECK_FALSE(big->tuned);
+              })
+              .has_value());
+}
+
+TEST_CASE("Auto takes libxsmm's prefetching from the tuning; a per-operation choice overrides it",
+          "[batched][tuning]") {
+  if (!tfbench::impl::batched::libxsmm_compiled()) return;  // no libxsmm route to tune
+  // The built-in rule prefetches beyond the L2 cache; on a Xeon (105 MiB LLC) the kernel without
+  // prefetching was 9% faster for 32 x 32 items in the LLC: the tuning's measurement decides.
+  auto tuning = std::make_shared<AutoTuning>("prefetch-tuning", kCaches);
+  for (int threads : {1, 2}) {
+    tuning->add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, threads},
+                {ItemProvider::Libxsmm, BatchStrategy::Sequential, true});
+    tuning->add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::LLC, threads},
+                {ItemProvider::Libxsmm, BatchStrategy::Sequential, false});
+  }
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                // 2048 items of 8 x 8: 3 MiB of operands, in kCaches' LLC (the rule: prefetch).
+                auto a = random_tensor(8, 8, 2048, 21), b = random_tensor(8, 8, 2048, 22);
+                auto c = random_tensor(8, 8, 2048, 23);
+                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(llc.has_value());
+                CHECK(llc->tuned);
+                CHECK(llc->provider == ItemProvider::Libxsmm);
+                CHECK(llc->prefetch == std::optional<bool>(false));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                tfbench::ops::BatchedOptions on;
+                on.prefetch = true;
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(forced.has_value());
+                CHECK(forced->tuned);  // the provider still comes from the tuning
+                CHECK(forced->prefetch == std::optional<bool>(true));
+                // 128 items (192 KiB, in kCaches' L2; the rule: no prefetch).
+                auto a2 = random_tensor(8, 8, 128, 24), b2 = random_tensor(8, 8, 128, 25);
+                auto c2 = random_tensor(8, 8, 128, 26);
+                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
+                REQUIRE(l2.has_value());
+                CHECK(l2->prefetch == std::optional<bool>(true));
+                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
               })
               .has_value());
 }

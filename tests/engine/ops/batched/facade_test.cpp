@@ -385,6 +385,35 @@ TEST_CASE("batched_gemm: Auto prefers libxsmm from n = 8 only for streaming batc
                 CHECK(streamed->provider == ItemProvider::Libxsmm);
                 std::vector<double> none(std::size_t(64 * items), 0.0);
                 CHECK(gemm_error(sa.view(), sb.view(), sc.view(), none, 1.0, 0.0) <= 1e-12);
+                CHECK(streamed->prefetch == std::optional<bool>(true));
+                const std::string described =
+                    tfbench::ops::describe(*streamed);  // "<strategy> libxsmm+prefetch"
+                CHECK(described.substr(described.rfind(' ')) == " libxsmm+prefetch");
+                CHECK_FALSE(cached->prefetch.has_value());  // reported for libxsmm routes only
+                // The per-operation choice overrides the built-in rule either way, and both kernels
+                // compute the same items (the prefetching one reads one item ahead, the last itself).
+                BatchedOptions off;
+                off.prefetch = false;
+                std::fill(sc.data(), sc.data() + 64 * items, -1.0);
+                auto unprefetched = tfbench::ops::batched_gemm_into(s, sa, sb, sc, 1.0, 0.0, off);
+                REQUIRE(unprefetched.has_value());
+                CHECK(unprefetched->provider == ItemProvider::Libxsmm);
+                CHECK(unprefetched->prefetch == std::optional<bool>(false));
+                const std::string plain = tfbench::ops::describe(*unprefetched);
+                CHECK(plain.substr(plain.rfind(' ')) == " libxsmm");
+                CHECK(gemm_error(sa.view(), sb.view(), sc.view(), none, 1.0, 0.0) <= 1e-12);
+                BatchedOptions on;
+                on.provider = ItemProvider::Libxsmm;
+                auto in_cache = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(in_cache.has_value());
+                CHECK(in_cache->prefetch == std::optional<bool>(false));  // in cache: the rule says off
+                on.prefetch = true;
+                std::fill(c.data(), c.data() + 64 * 512, -1.0);
+                auto prefetched = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(prefetched.has_value());
+                CHECK(prefetched->prefetch == std::optional<bool>(true));
+                std::vector<double> zero(std::size_t(64 * 512), 0.0);
+                CHECK(gemm_error(a.view(), b.view(), c.view(), zero, 1.0, 0.0) <= 1e-12);
                 // n = 4 streams too, but stays on the specialized kernel.
                 auto ta = random_tensor(4, 4, 8192, 45), tb = random_tensor(4, 4, 8192, 46);
                 auto tc = filled(4, 4, 8192, 0.0);

@@ -52,13 +52,16 @@ struct TuneOptions {
   std::uint64_t seed = 1;
 };
 
-/// One provider/strategy pair measured for a class.
+/// One provider/strategy pair (libxsmm: with and without prefetching) measured for a class.
 struct TuneCandidate {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   BatchStrategy strategy = BatchStrategy::Sequential;
-  double median_s = 0;       // per operation; NaN when it did not run
-  double max_rel_error = 0;  // against the reference, before timing
-  std::string skipped;       // why it did not run (no route, failed its check), else empty
+  double median_s = 0;           // per operation; NaN when it did not run
+  double max_rel_error = 0;      // against the reference, before timing
+  std::string skipped;           // why it did not run (no route, failed its check), else empty
+  std::optional<bool> prefetch;  // libxsmm: its kernel prefetches the next item (else empty)
+
+  ops::TuningChoice choice() const { return {provider, strategy, prefetch}; }
 };
 
 struct TuneClassResult {

@@ -28,6 +28,9 @@ struct CacheSizes {
 };
 /// The smallest level the working set fits in; levels of size 0 are skipped.
 MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches);
+/// The caches `threads` workers hold between them: each its private L1 and L2, all one shared LLC.
+/// A batch split over two lanes whose halves fit each core's L2 is an L2 batch, not an LLC one.
+CacheSizes caches_for_threads(const CacheSizes& caches, int threads);
 
 /// The shape class of one measured decision.
 struct TuningClass {
@@ -45,6 +48,14 @@ struct TuningClass {
 struct TuningChoice {
   ItemProvider provider = ItemProvider::Specialized;
   std::optional<BatchStrategy> strategy;
+  /// libxsmm: whether its kernel prefetches the next item (BatchedOptions::prefetch). Empty: the
+  /// built-in rule (on beyond the L2 cache).
+  std::optional<bool> prefetch;
+
+  bool operator==(const TuningChoice& o) const {
+    return provider == o.provider && strategy == o.strategy && prefetch == o.prefetch;
+  }
+  bool operator!=(const TuningChoice& o) const { return !(*this == o); }
 };
 
 /// How long one candidate took for a class's batch (the median of its rounds, per operation).
@@ -62,7 +73,8 @@ class AutoTuning {
   /// (optional: without them the class's choice stands wherever the class is the nearest).
   void add(const TuningClass& cls, const TuningChoice& choice, std::vector<TunedTime> times = {});
 
-  /// The choice for a problem from the measured classes: same family, dtype and memory level; the
+  /// The choice for a problem from the measured classes: same family, dtype and memory level (of the
+  /// caches `threads` workers hold, caches_for_threads, as the classes were measured); the
   /// largest measured thread count not above `threads` (else the smallest); the measured item_dim
   /// nearest to `item_dim` on a log scale, and only within a factor of two of it. Of that item_dim's
   /// classes (one level is measured at several sizes), a working set between two of them takes the

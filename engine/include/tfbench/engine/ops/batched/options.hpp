@@ -27,6 +27,11 @@ struct BatchedOptions {
   std::optional<BatchPolicy> policy;
   std::optional<ItemProvider> provider;
   Pivoting pivoting = Pivoting::Partial;  // batched_solve only
+  /// libxsmm items only: whether the kernel prefetches the next item's operands while it computes
+  /// one. Empty: the tuning's choice for the problem's class, else on for batches beyond the L2 cache
+  /// (streaming). Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9%
+  /// faster for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
+  std::optional<bool> prefetch;
 };
 
 /// The route that actually ran.
@@ -35,9 +40,10 @@ struct BatchRun {
   int lanes = 1;                                       // > 1 only for OuterParallel
   ItemProvider provider = ItemProvider::Specialized;
   std::int64_t items = 0;
-  bool tuned = false;  // Auto took the provider (and strategy) from the policy's AutoTuning
+  bool tuned = false;            // Auto took the provider (and strategy) from the policy's AutoTuning
+  std::optional<bool> prefetch;  // libxsmm routes: whether its kernel prefetched the next item
 };
-/// e.g. "outer-parallel x2 specialized", "sequential libxsmm (tuned)".
+/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch (tuned)".
 std::string describe(const BatchRun& run);
 
 enum class BatchedErrc {
