@@ -39,6 +39,7 @@ TuningFile sample_file() {
                          {ops::ItemProvider::Blas, BatchStrategy::ProviderItems, std::nan(""), std::nan(""),
                           "over 3x the fastest in the first round"}};
   measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, false};
+  measured.candidates[1].best_s = 6.1e-6;  // the best round decides; the others' are not known here
   workloads::TuneClassResult none;
   none.cls = {ops::BatchedFamily::Solve, DType::F64, 4, ops::MemoryLevel::L1, 1};
   // The same class in f32, where another provider won: Auto must take each dtype's own answer.
@@ -75,6 +76,9 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   CHECK_FALSE(c.candidates[0].prefetch.has_value());        // not a libxsmm candidate
   CHECK(c.candidates[1].prefetch == std::optional<bool>(false));
   CHECK(c.candidates[2].prefetch == std::optional<bool>(true));
+  CHECK(c.candidates[1].best_s == 6.1e-6);
+  CHECK(std::isnan(c.candidates[2].best_s));      // null: not known
+  CHECK(c.candidates[2].decisive_s() == 7.1e-6);  // then the median
   CHECK(std::isnan(c.candidates[3].median_s));  // null in the file, NaN again
   CHECK(c.candidates[3].skipped == "over 3x the fastest in the first round");
   CHECK_FALSE(back.classes[1].choice.has_value());

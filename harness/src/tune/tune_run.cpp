@@ -255,16 +255,16 @@ std::string decision_table(const TuningFile& file) {
       out << "no choice\n";
       continue;
     }
-    out << ops::name(c.choice->provider) << "/" << (c.choice->strategy ? name(*c.choice->strategy) : "auto");
+    out << ops::name(c.choice->provider) << (c.choice->prefetch.value_or(false) ? "+prefetch" : "") << "/"
+        << (c.choice->strategy ? name(*c.choice->strategy) : "auto");
     double best = 0;
     for (const auto& k : c.candidates)
-      if (k.provider == c.choice->provider && c.choice->strategy && k.strategy == *c.choice->strategy)
-        best = k.median_s;
+      if (k.choice() == *c.choice) best = k.decisive_s();
     out << "  ";
     for (const auto& k : c.candidates) {
       if (!k.skipped.empty()) continue;
-      out << " " << ops::name(k.provider) << "/" << name(k.strategy) << " " << std::fixed
-          << std::setprecision(2) << (best > 0 ? k.median_s / best : 0.0) << "x";
+      out << " " << k.label() << " " << std::fixed << std::setprecision(2)
+          << (best > 0 ? k.decisive_s() / best : 0.0) << "x";
     }
     out << "\n";
   }

@@ -91,6 +91,7 @@ Json class_json(const workloads::TuneClassResult& r) {
     candidates.push_back({{"provider", ops::name(c.provider)},
                           {"strategy", name(c.strategy)},
                           {"median_s", number_or_null(c.median_s)},
+                          {"best_s", number_or_null(c.best_s > 0 ? c.best_s : std::nan(""))},
                           {"max_rel_error", number_or_null(c.max_rel_error)},
                           {"skipped", c.skipped},
                           {"prefetch", c.prefetch ? Json(*c.prefetch) : Json(nullptr)}});
@@ -129,6 +130,7 @@ workloads::TuneClassResult class_from(const Json& j) {
     t.provider = parse_provider(c.at("provider").get<std::string>());
     t.strategy = parse_strategy(c.at("strategy").get<std::string>());
     t.median_s = number_or_nan(c.at("median_s"));
+    if (c.contains("best_s")) t.best_s = number_or_nan(c.at("best_s"));
     t.max_rel_error = number_or_nan(c.at("max_rel_error"));
     t.skipped = c.at("skipped").get<std::string>();
     t.prefetch = optional_prefetch(c);
@@ -232,7 +234,7 @@ std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, st
     if (!c.choice) continue;
     std::vector<ops::TunedTime> times;
     for (const auto& k : c.candidates) {
-      if (k.skipped.empty()) times.push_back({k.choice(), k.median_s});
+      if (k.skipped.empty()) times.push_back({k.choice(), k.decisive_s()});
     }
     tuning->add(c.cls, *c.choice, std::move(times));
   }

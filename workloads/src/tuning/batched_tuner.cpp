@@ -239,6 +239,29 @@ class ClassBench {
   HostTensor<T> a_, b_, out_;
 };
 
+}  // namespace
+
+std::string TuneCandidate::label() const {
+  return std::string(ops::name(provider)) + (prefetch.value_or(false) ? "+prefetch" : "") + "/" +
+         name(strategy);
+}
+
+std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
+                                                const std::vector<std::vector<double>>& samples) {
+  const TuneCandidate* best = nullptr;
+  for (std::size_t i = 0; i < candidates.size(); ++i) {
+    TuneCandidate& c = candidates[i];
+    if (!c.skipped.empty() || i >= samples.size() || samples[i].empty()) continue;
+    c.median_s = median(samples[i]);
+    c.best_s = *std::min_element(samples[i].begin(), samples[i].end());
+    if (best == nullptr || c.best_s < best->best_s) best = &c;
+  }
+  if (best == nullptr) return std::nullopt;
+  return best->choice();
+}
+
+namespace {
+
 std::string describe_result(const TuneClassResult& r) {
   std::ostringstream line;
   line << (r.cls.family == BatchedFamily::Gemm ? "gemm" : "solve") << " " << name(r.cls.dtype)
@@ -248,8 +271,7 @@ std::string describe_result(const TuneClassResult& r) {
   for (const TuneCandidate& c : r.candidates) {
     if (!c.skipped.empty()) continue;
     const bool won = c.choice() == *r.choice;
-    line << (won ? "[" : "") << ops::name(c.provider) << (c.prefetch.value_or(false) ? "+prefetch" : "")
-         << "/" << name(c.strategy) << " " << c.median_s * 1e6 << " us" << (won ? "] " : " ");
+    line << (won ? "[" : "") << c.label() << " " << c.best_s * 1e6 << " us" << (won ? "] " : " ");
   }
   return line.str();
 }
@@ -264,7 +286,7 @@ void drop_slow_candidates(std::vector<TuneCandidate>& candidates, std::vector<st
     why << "over 3x the fastest in the first round (" << samples[i].front() * 1e6 << " us vs "
         << fastest * 1e6 << " us)";
     candidates[i].skipped = why.str();
-    candidates[i].median_s = samples[i].front();
+    candidates[i].median_s = candidates[i].best_s = samples[i].front();
   }
 }
 
@@ -298,13 +320,7 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
     }
     if (round == 0) drop_slow_candidates(result.candidates, samples);
   }
-  const TuneCandidate* best = nullptr;
-  for (std::size_t i = 0; i < count; ++i) {
-    TuneCandidate& c = result.candidates[i];
-    if (c.skipped.empty()) c.median_s = median(samples[i]);
-    if (c.skipped.empty() && (best == nullptr || c.median_s < best->median_s)) best = &c;
-  }
-  if (best != nullptr) result.choice = best->choice();
+  result.choice = choose_fastest(result.candidates, samples);
   return result;
 }
 

@@ -56,13 +56,26 @@ struct TuneOptions {
 struct TuneCandidate {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   BatchStrategy strategy = BatchStrategy::Sequential;
-  double median_s = 0;           // per operation; NaN when it did not run
+  double median_s = 0;           // per operation, the median of the rounds; NaN when it did not run
   double max_rel_error = 0;      // against the reference, before timing
   std::string skipped;           // why it did not run (no route, failed its check), else empty
   std::optional<bool> prefetch;  // libxsmm: its kernel prefetches the next item (else empty)
+  double best_s = 0;             // per operation, the fastest round (what decides); 0: not known
 
   ops::TuningChoice choice() const { return {provider, strategy, prefetch}; }
+  /// e.g. "libxsmm+prefetch/outer-parallel".
+  std::string label() const;
+  /// The time a choice is made by: best_s, or median_s where best_s is not known (an older file).
+  double decisive_s() const { return best_s > 0 ? best_s : median_s; }
 };
+
+/// Sets each candidate's median_s and best_s from its per-round samples (`samples[i]` for
+/// `candidates[i]`) and returns the choice of the fastest by its best round among those not skipped.
+/// The best round, as FFTW's planner takes the minimum: interference on a shared machine (another
+/// process, a stolen vCPU) only ever slows a round, and on the 2-core Xeon VM a burst of it over 3
+/// of 5 rounds made a 2-thread fan-out's median slower than one thread's.
+std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
+                                                const std::vector<std::vector<double>>& samples);
 
 struct TuneClassResult {
   ops::TuningClass cls;
