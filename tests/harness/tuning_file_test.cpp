@@ -79,7 +79,7 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   CHECK(c.candidates[1].best_s == 6.1e-6);
   CHECK(std::isnan(c.candidates[2].best_s));      // null: not known
   CHECK(c.candidates[2].decisive_s() == 7.1e-6);  // then the median
-  CHECK(std::isnan(c.candidates[3].median_s));  // null in the file, NaN again
+  CHECK(std::isnan(c.candidates[3].median_s));    // null in the file, NaN again
   CHECK(c.candidates[3].skipped == "over 3x the fastest in the first round");
   CHECK_FALSE(back.classes[1].choice.has_value());
 

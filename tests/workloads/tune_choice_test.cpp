@@ -13,6 +13,7 @@
 using tfbench::BatchStrategy;
 using tfbench::ops::ItemProvider;
 using tfbench::workloads::choose_fastest;
+using tfbench::workloads::drop_slow_candidates;
 using tfbench::workloads::TuneCandidate;
 
 TEST_CASE("tune: the fastest round decides, not a median that interference moved", "[tuning]") {
@@ -48,4 +49,24 @@ TEST_CASE("tune: the fastest round decides, not a median that interference moved
   // Nothing ran: no choice.
   std::vector<TuneCandidate> none = {{ItemProvider::Blas, BatchStrategy::ProviderItems, nan, 0, "no route"}};
   CHECK_FALSE(choose_fastest(none, {{}}).has_value());
+}
+
+TEST_CASE("tune: a candidate is dropped as 3x slower only by its better of two rounds", "[tuning]") {
+  const double nan = std::nan("");
+  std::vector<TuneCandidate> candidates = {
+      {ItemProvider::Libxsmm, BatchStrategy::Sequential, nan, 0, "", false},
+      {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", false},
+      {ItemProvider::Blas, BatchStrategy::ProviderItems, nan, 0, ""},
+  };
+  // The fan-out's first round hit interference (4x its time); its second is the fastest of all. The
+  // per-item BLAS loop is over 3x in both.
+  const std::vector<std::vector<double>> samples = {{1.0e-3, 1.0e-3}, {4.0e-3, 0.55e-3}, {3.5e-3, 3.4e-3}};
+  drop_slow_candidates(candidates, samples);
+  CHECK(candidates[0].skipped.empty());
+  CHECK(candidates[1].skipped.empty());
+  CHECK(candidates[2].skipped.find("over 3x the fastest in its best of the first 2 rounds") == 0);
+  CHECK(candidates[2].best_s == 3.4e-3);
+  const auto choice = choose_fastest(candidates, samples);
+  REQUIRE(choice.has_value());
+  CHECK(choice->strategy == BatchStrategy::OuterParallel);
 }

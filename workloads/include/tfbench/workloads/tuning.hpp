@@ -77,6 +77,11 @@ struct TuneCandidate {
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples);
 
+/// Marks skipped ("over 3x the fastest ...") each candidate whose best sample so far is over 3x the
+/// fastest candidate's best, with its median_s and best_s so far. `tune` calls it after two rounds.
+void drop_slow_candidates(std::vector<TuneCandidate>& candidates,
+                          const std::vector<std::vector<double>>& samples);
+
 struct TuneClassResult {
   ops::TuningClass cls;
   std::int64_t items = 0;
