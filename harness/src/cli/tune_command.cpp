@@ -42,7 +42,8 @@ class TuneCommand final : public Command {
                     "most this many (1: the level's geometric middle only); Auto takes the nearest")
         ->default_val(3)
         ->check(CLI::Range(1, 8));
-    sub->add_option("--rounds", rounds_, "interleaved timing rounds per class; the median decides")
+    sub->add_option("--rounds", rounds_,
+                    "interleaved timing rounds per class; each candidate's fastest round decides")
         ->default_val(5)
         ->check(CLI::Range(1, 101));
     sub->add_option("--min-time", min_time_, "seconds per timing sample")

@@ -58,7 +58,7 @@ struct TuningChoice {
   bool operator!=(const TuningChoice& o) const { return !(*this == o); }
 };
 
-/// How long one candidate took for a class's batch (the median of its rounds, per operation).
+/// How long one candidate took for a class's batch (per operation; `tune` records its fastest round).
 struct TunedTime {
   TuningChoice choice;
   double seconds = 0;
