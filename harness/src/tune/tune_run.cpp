@@ -255,8 +255,7 @@ std::string decision_table(const TuningFile& file) {
       out << "no choice\n";
       continue;
     }
-    out << ops::name(c.choice->provider) << (c.choice->prefetch.value_or(false) ? "+prefetch" : "") << "/"
-        << (c.choice->strategy ? name(*c.choice->strategy) : "auto");
+    out << ops::describe(*c.choice);
     double best = 0;
     for (const auto& k : c.candidates)
       if (k.choice() == *c.choice) best = k.decisive_s();

@@ -242,8 +242,7 @@ class ClassBench {
 }  // namespace
 
 std::string TuneCandidate::label() const {
-  return std::string(ops::name(provider)) + (prefetch.value_or(false) ? "+prefetch" : "") + "/" +
-         name(strategy);
+  return ops::describe(choice());
 }
 
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,

@@ -47,6 +47,11 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
   return MemoryLevel::DRAM;
 }
 
+std::string describe(const TuningChoice& choice) {
+  return std::string(name(choice.provider)) + (choice.prefetch.value_or(false) ? "+prefetch" : "") + "/" +
+         (choice.strategy ? tfbench::name(*choice.strategy) : "auto");
+}
+
 CacheSizes caches_for_threads(const CacheSizes& caches, int threads) {
   const double t = std::max(threads, 1);
   return {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes};

@@ -57,6 +57,8 @@ struct TuningChoice {
   }
   bool operator!=(const TuningChoice& o) const { return !(*this == o); }
 };
+/// e.g. "libxsmm+prefetch/outer-parallel"; "auto" for a choice without a strategy.
+std::string describe(const TuningChoice& choice);
 
 /// How long one candidate took for a class's batch (per operation; `tune` records its fastest round).
 struct TunedTime {
