@@ -1,7 +1,12 @@
 // Developer probe (not a test): times every variant of one case side by side, interleaved, and
 // prints medians; for tuning peers before the harness runs them. Usage:
 //   tfbench_workloads_probe <family> [key=value ...] [--threads N] [--space serial|openmp] [--reps R]
-//                           [--only VARIANT]   (one variant, e.g. for callgrind or perf)
+//                           [--only VARIANT[,VARIANT...]]   (e.g. one for callgrind or perf)
+//   tfbench_workloads_probe --ceilings [--threads N]           (the machine ceilings, as a run measures)
+//   tfbench_workloads_probe --bandwidth KIB[,KIB...] [--threads N]   (both bandwidth kernels per size)
+// With more than one variant timed, "ratio" is the median over repetitions of the first variant's
+// time over the row's (>1: the row is faster): a side-by-side comparison that host drift between
+// repetitions does not move.
 
 #include <Kokkos_Core.hpp>
 
@@ -13,7 +18,9 @@
 #include <cstdlib>
 #include <iostream>
 #include <string>
+#include <vector>
 
+#include "ceilings/level_bandwidth.hpp"
 #include "tfbench/workloads/registry.hpp"
 
 using namespace tfbench::workloads;
@@ -21,13 +28,17 @@ using namespace tfbench::workloads;
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr
-        << "usage: tfbench_workloads_probe <family> [key=value ...] [--threads N] [--space S] [--reps R]\n";
+        << "usage: tfbench_workloads_probe <family> [key=value ...] [--threads N] [--space S] [--reps R]\n"
+           "                              [--only VARIANT[,VARIANT...]]\n";
     return 2;
   }
   int threads = 1, reps = 31;
-  std::string space = "openmp", only;
+  std::string space = "openmp";
+  std::vector<std::string> only;
+  std::vector<double> bandwidth_kib;
   Params params;
-  for (int i = 2; i < argc; ++i) {
+  // The family (or --ceilings) is argv[1]; --bandwidth takes its list from there.
+  for (int i = std::string(argv[1]) == "--bandwidth" ? 1 : 2; i < argc; ++i) {
     std::string a = argv[i];
     if (a == "--threads")
       threads = std::atoi(argv[++i]);
@@ -35,9 +46,19 @@ int main(int argc, char** argv) {
       space = argv[++i];
     else if (a == "--reps")
       reps = std::atoi(argv[++i]);
-    else if (a == "--only")
-      only = argv[++i];
-    else {
+    else if (a == "--bandwidth") {
+      const std::string list = argv[++i];
+      for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
+        e = std::min(list.find(',', b), list.size());
+        bandwidth_kib.push_back(std::atof(list.substr(b, e - b).c_str()));
+      }
+    } else if (a == "--only") {
+      const std::string list = argv[++i];
+      for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
+        e = std::min(list.find(',', b), list.size());
+        only.push_back(list.substr(b, e - b));
+      }
+    } else {
       const auto eq = a.find('=');
       const std::string k = a.substr(0, eq), v = a.substr(eq + 1);
       char* end = nullptr;
@@ -78,6 +99,21 @@ int main(int argc, char** argv) {
     for (const auto& size : c.llc_sizes) show("llc (ladder)", size, "GB/s");
     return 0;
   }
+  if (std::string(argv[1]) == "--bandwidth") {
+    namespace impl = tfbench::workloads::impl;
+    std::printf("%10s %10s %10s %10s %10s   (GB/s at %d thread(s), 5 samples of 5 ms)\n", "KiB", "triad",
+                "median", "in-place", "median", threads);
+    for (double kib : bandwidth_kib) {
+      auto sample = [&](impl::BandwidthKernel k) {
+        auto v = impl::sample_bandwidth(k, kib * 1024, threads, 5, 0.005);
+        std::sort(v.begin(), v.end());
+        return std::make_pair(v.back(), v[v.size() / 2]);
+      };
+      const auto t = sample(impl::BandwidthKernel::Triad), p = sample(impl::BandwidthKernel::InPlace);
+      std::printf("%10.0f %10.1f %10.1f %10.1f %10.1f\n", kib, t.first, t.second, p.first, p.second);
+    }
+    return 0;
+  }
   const Family* family = find_family(argv[1]);
   if (!family) {
     std::cerr << "no family " << argv[1] << "\n";
@@ -91,7 +127,7 @@ int main(int argc, char** argv) {
   };
   std::vector<Row> rows;
   for (auto& v : family->variants(params, ctx)) {
-    if (!only.empty() && v.name != only) continue;
+    if (!only.empty() && std::find(only.begin(), only.end(), v.name) == only.end()) continue;
     Row r{v, nullptr, {}, ""};
     if (v.unavailable) {
       r.note = "unavailable: " + *v.unavailable;
@@ -132,9 +168,22 @@ int main(int argc, char** argv) {
       r.t.push_back(s / iters);
     }
   }
-  std::printf("%-24s %11s %11s %9s %9s  %s\n", "variant", "min_us", "median_us", "GFLOP/s", "GB/s",
-              "metrics (rates at min)");
-  for (auto& r : rows) {
+  const Row* first = nullptr;
+  for (const auto& r : rows) {
+    if (r.inst && !first) first = &r;
+  }
+  const auto median_ratio = [&](const Row& r) {
+    std::vector<double> q;
+    for (std::size_t i = 0; i < r.t.size(); ++i) q.push_back(first->t[i] / r.t[i]);
+    std::sort(q.begin(), q.end());
+    return q.empty() ? 0.0 : q[q.size() / 2];
+  };
+  std::vector<double> ratio;
+  for (const auto& r : rows) ratio.push_back(r.inst ? median_ratio(r) : 0.0);
+  std::printf("%-24s %11s %11s %7s %9s %9s  %s\n", "variant", "min_us", "median_us", "ratio", "GFLOP/s",
+              "GB/s", "metrics (rates at min)");
+  for (std::size_t ri = 0; ri < rows.size(); ++ri) {
+    auto& r = rows[ri];
     if (!r.inst) {
       std::printf("%-24s %s\n", r.info.name.c_str(), r.note.c_str());
       continue;
@@ -144,8 +193,8 @@ int main(int argc, char** argv) {
     const Work w = r.inst->work();
     std::string m;
     for (auto& [k, v] : r.inst->metrics()) m += k + "=" + std::to_string(v) + " ";
-    std::printf("%-24s %11.3f %11.3f %9.2f %9.2f  %s\n", r.info.name.c_str(), best * 1e6, med * 1e6,
-                w.flops / best / 1e9, w.bytes / best / 1e9, m.c_str());
+    std::printf("%-24s %11.3f %11.3f %7.3f %9.2f %9.2f  %s\n", r.info.name.c_str(), best * 1e6, med * 1e6,
+                ratio[ri], w.flops / best / 1e9, w.bytes / best / 1e9, m.c_str());
   }
   return 0;
 }

@@ -4,6 +4,7 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <atomic>
 #include <cstdint>
 #include <stdexcept>
 #include <type_traits>
@@ -54,6 +55,26 @@ SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, 
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
   if (lanes == 1 && is_host_space<Space>()) return chunk(0, 0, count);
+  if constexpr (is_openmp_space<Space>()) {
+    if (own_openmp_region()) {
+      // Merged as the lanes finish: no per-call allocation of a slot per lane.
+      std::atomic<std::int64_t> first{SingularItems{}.first}, singular{0};
+      openmp_lanes(lanes, space.concurrency(), [&](const int lane) {
+        std::int64_t begin = 0, end = 0;
+        lane_chunk(count, lanes, lane, begin, end);
+        const SingularItems items = chunk(lane, begin, end);
+        singular.fetch_add(items.count, std::memory_order_relaxed);
+        std::int64_t seen = first.load(std::memory_order_relaxed);
+        while (items.first < seen &&
+               !first.compare_exchange_weak(seen, items.first, std::memory_order_relaxed)) {
+        }
+      });
+      SingularItems merged;
+      merged.first = first.load(std::memory_order_relaxed);
+      merged.count = singular.load(std::memory_order_relaxed);
+      return merged;
+    }
+  }
   SingularItems result;
   Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space>(space, 0, lanes),
                           LaneSolveReduce<Chunk>{chunk, count, lanes}, result);

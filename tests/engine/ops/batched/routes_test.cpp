@@ -5,10 +5,18 @@
 
 #include <Kokkos_Core.hpp>
 
+#if defined(KOKKOS_ENABLE_OPENMP)
+#include <omp.h>
+#endif
+
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <mutex>
 #include <random>
+#include <string>
 #include <tuple>
 #include <vector>
 
@@ -132,6 +140,82 @@ TEST_CASE("batched gemm: empty and single-item batches, more lanes than items", 
     batched::execute_gemm(space, {batched::RouteMode::OuterParallel, 4, ItemProvider::Specialized}, g);
   });
 }
+
+#if defined(KOKKOS_ENABLE_OPENMP)
+namespace {
+
+std::mutex g_label_mutex;
+std::vector<std::string> g_labels;
+
+void record_label(const char* name, std::uint32_t, std::uint64_t*) {
+  std::lock_guard<std::mutex> lock(g_label_mutex);
+  g_labels.emplace_back(name);
+}
+
+/// Per lane of one run_lanes call on Kokkos::OpenMP: how often it ran, its chunk, the OpenMP level
+/// and team size it ran at.
+struct LaneRecord {
+  std::vector<std::atomic<int>> runs;
+  std::vector<std::int64_t> begin, end;
+  std::vector<int> level, team;
+  explicit LaneRecord(int lanes) : runs(lanes), begin(lanes), end(lanes), level(lanes), team(lanes) {}
+};
+
+void record_lanes(LaneRecord& rec, int lanes, std::int64_t count) {
+  batched::run_lanes("tfbench::tests::lanes", Kokkos::OpenMP(), lanes, count,
+                     [&](const int lane, const std::int64_t b, const std::int64_t e) {
+                       rec.runs[lane].fetch_add(1);
+                       rec.begin[lane] = b;
+                       rec.end[lane] = e;
+                       rec.level[lane] = omp_get_level();
+                       rec.team[lane] = omp_get_num_threads();
+                     });
+}
+
+}  // namespace
+
+TEST_CASE("batched lanes on OpenMP: one region of the pool's threads, through Kokkos while a tool listens",
+          "[batched][lanes]") {
+  const int pool = Kokkos::OpenMP().concurrency();
+  if (pool < 2) {
+    WARN("the test's OpenMP pool has one thread: no region to check");
+    return;
+  }
+  for (const int lanes : {2, pool + 3}) {  // more lanes than the pool's threads: no extra threads
+    INFO("lanes " << lanes << " pool " << pool);
+    LaneRecord rec(lanes);
+    record_lanes(rec, lanes, 100);
+    std::int64_t covered = 0;
+    for (int lane = 0; lane < lanes; ++lane) {
+      CHECK(rec.runs[lane].load() == 1);
+      CHECK(rec.begin[lane] == covered);
+      covered = rec.end[lane];
+      CHECK(rec.level[lane] == 1);
+      CHECK(rec.team[lane] >= 2);
+      CHECK(rec.team[lane] <= std::min(lanes, pool));
+    }
+    CHECK(covered == 100);
+  }
+  // A listening tool sees the lanes' region under its label (Kokkos runs it then), lanes as before.
+  g_labels.clear();
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(record_label);
+  LaneRecord rec(2);
+  record_lanes(rec, 2, 10);
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  CHECK(std::count(g_labels.begin(), g_labels.end(), std::string("tfbench::tests::lanes")) == 1);
+  CHECK(rec.runs[0].load() == 1);
+  CHECK(rec.runs[1].load() == 1);
+  CHECK(rec.end[1] == 10);
+  // Inside a parallel region every lane runs on the calling thread, as a nested Kokkos parallel_for.
+  LaneRecord nested(3);
+#pragma omp parallel num_threads(1)
+  record_lanes(nested, 3, 9);
+  for (int lane = 0; lane < 3; ++lane) {
+    CHECK(nested.runs[lane].load() == 1);
+    CHECK(nested.team[lane] == 1);
+  }
+}
+#endif
 
 TEST_CASE("batched gemm: provider applicability follows dtype, scalars, layout and space",
           "[batched][gemm]") {
