@@ -25,6 +25,19 @@
 
 using namespace tfbench::workloads;
 
+namespace {
+
+std::vector<std::string> split_commas(const std::string& list) {
+  std::vector<std::string> out;
+  for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
+    e = std::min(list.find(',', b), list.size());
+    out.push_back(list.substr(b, e - b));
+  }
+  return out;
+}
+
+}  // namespace
+
 int main(int argc, char** argv) {
   if (argc < 2) {
     std::cerr
@@ -47,17 +60,9 @@ int main(int argc, char** argv) {
     else if (a == "--reps")
       reps = std::atoi(argv[++i]);
     else if (a == "--bandwidth") {
-      const std::string list = argv[++i];
-      for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
-        e = std::min(list.find(',', b), list.size());
-        bandwidth_kib.push_back(std::atof(list.substr(b, e - b).c_str()));
-      }
+      for (const std::string& kib : split_commas(argv[++i])) bandwidth_kib.push_back(std::atof(kib.c_str()));
     } else if (a == "--only") {
-      const std::string list = argv[++i];
-      for (std::size_t b = 0, e; b <= list.size(); b = e + 1) {
-        e = std::min(list.find(',', b), list.size());
-        only.push_back(list.substr(b, e - b));
-      }
+      only = split_commas(argv[++i]);
     } else {
       const auto eq = a.find('=');
       const std::string k = a.substr(0, eq), v = a.substr(eq + 1);
