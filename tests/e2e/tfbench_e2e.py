@@ -779,10 +779,14 @@ def test_tuning():
     with open(tuning) as f:
         data = json.load(f)
     check(data["format"] == "tfbench-tuning" and data["version"] == 2, "format and version")
-    # The L2 spans a factor of 16-64 on current CPUs: measured at one size per factor of 8 (at most 3).
+    # The L2 spans a factor of 16-64 on current CPUs: measured at one size per factor of 8 (at most 3),
+    # and in its top octave, where the operands begin to spill (unless the ladder is already there).
     classes = data["classes"]
     sizes = sorted(c["operand_bytes"] for c in classes)
-    check(1 <= len(classes) <= 3 and len(set(sizes)) == len(sizes), "one class per size: %s" % sizes)
+    check(1 <= len(classes) <= 4 and len(set(sizes)) == len(sizes), "one class per size: %s" % sizes)
+    l1, l2 = data["key"]["l1_bytes"], data["key"]["l2_bytes"]
+    if l2 >= 8 * l1:  # the ladder's middles stay below the top octave of a range this wide
+        check(l2 / 2 < sizes[-1] <= l2, "a class in the L2's top octave (%s, L2 %s)" % (sizes, l2))
     check(all(c["choice"] is not None and c["level"] == "l2" for c in classes), "every class measured")
     for c in classes:
         ran = [k for k in c["candidates"] if not k["skipped"]]

@@ -5,6 +5,7 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <vector>
 
@@ -69,4 +70,34 @@ TEST_CASE("tune: a candidate is dropped as 3x slower only by its better of two r
   const auto choice = choose_fastest(candidates, samples);
   REQUIRE(choice.has_value());
   CHECK(choice->strategy == BatchStrategy::OuterParallel);
+}
+
+TEST_CASE("tune: the L2's classes include its top octave, where operands begin to spill", "[tuning]") {
+  using tfbench::ops::MemoryLevel;
+  using tfbench::workloads::target_bytes;
+  // The Xeon's caches at two threads: two 2 MiB L2s, one 105 MiB LLC.
+  const tfbench::ops::CacheSizes one_core{48.0 * 1024, 2.0 * 1048576, 105.0 * 1048576};
+  const auto caches = tfbench::ops::caches_for_threads(one_core, 2);
+  const double dram = 256.0 * 1048576;
+  const std::vector<double> l2 = target_bytes(MemoryLevel::L2, caches, dram, 3);
+  REQUIRE(l2.size() == 3);  // two ladder sizes (a range of 40x: one per factor of 8), then the edge
+  CHECK(std::is_sorted(l2.begin(), l2.end()));
+  CHECK(l2.front() > caches.l1_bytes);
+  CHECK(l2[1] < caches.l2_bytes / 2);         // the ladder stops at its last part's middle ...
+  CHECK(l2.back() > caches.l2_bytes / 2);     // ... the edge is in the top octave
+  CHECK(l2.back() < 0.75 * caches.l2_bytes);  // (capacity / sqrt 2)
+  // The 512-item 16 x 16 f64 batch (3 MiB) at two threads is nearest the edge, not the ladder's top.
+  CHECK(std::abs(std::log(3.0 * 1048576 / l2.back())) < std::log(1.1));
+  // One size per level means the level's middle only; the LLC keeps its ladder (no edge class).
+  const std::vector<double> one = target_bytes(MemoryLevel::L2, caches, dram, 1);
+  REQUIRE(one.size() == 1);
+  CHECK(one[0] == Approx(std::sqrt(caches.l1_bytes * caches.l2_bytes)));
+  const std::vector<double> llc = target_bytes(MemoryLevel::LLC, caches, dram, 3);
+  REQUIRE(llc.size() == 2);
+  CHECK(llc.back() < caches.llc_bytes / 2);
+  CHECK(target_bytes(MemoryLevel::L1, caches, dram, 3) == std::vector<double>{caches.l1_bytes / 2});
+  CHECK(target_bytes(MemoryLevel::DRAM, caches, dram, 3) == std::vector<double>{dram});
+  // A narrow L2 (4x its L1): the ladder's one size is within 1.5x of the edge, no edge class is added.
+  const tfbench::ops::CacheSizes narrow{64.0 * 1024, 256.0 * 1024, 8.0 * 1048576};
+  CHECK(target_bytes(MemoryLevel::L2, narrow, dram, 3).size() == 1);
 }

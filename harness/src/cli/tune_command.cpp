@@ -39,7 +39,8 @@ class TuneCommand final : public Command {
     sub->add_option("--dtypes", dtypes_, "element types (f64, f32), comma separated")->default_val("f64,f32");
     sub->add_option("--sizes-per-level", sizes_per_level_,
                     "operand sizes measured in l2 and llc: one per factor of 8 of the level's range, at "
-                    "most this many (1: the level's geometric middle only); Auto takes the nearest")
+                    "most this many (1: the level's geometric middle only), and above 1 one more in the "
+                    "L2's top octave, where operands begin to spill; Auto takes the nearest")
         ->default_val(3)
         ->check(CLI::Range(1, 8));
     sub->add_option("--rounds", rounds_,

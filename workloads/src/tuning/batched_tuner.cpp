@@ -37,12 +37,8 @@ double item_elements(BatchedFamily family, int n) {
   return family == BatchedFamily::Gemm ? 3.0 * n * n : double(n) * n + 2.0 * n;
 }
 
-/// Operand bytes the classes of `level` aim at. L1 and DRAM: one size (half the L1; twice the LLC at
-/// least, since a batch that fits it is not a DRAM batch). L2 and the LLC span wide ranges (an LLC
-/// from 2 to 300 MiB), and the fastest provider changes inside one (libxsmm at 3 MiB, the
-/// specialized kernel at 25 MiB on a Xeon): one size per factor of 8 of the range, at most
-/// `max_sizes`, each the geometric middle of its part. `c`: the caches of the class's threads
-/// (caches_for_threads: with two threads the L2 range ends at twice one core's L2).
+}  // namespace
+
 std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, double dram_bytes,
                                  int max_sizes) {
   double lo = 0, hi = 0;
@@ -60,8 +56,18 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   }
   std::vector<double> sizes = log_size_ladder(lo, hi, max_sizes);
   if (sizes.empty()) sizes.push_back(hi);
+  // The L2's top octave: the ladder's last size sits at the middle of its part, and the answer
+  // changes again where the operands begin to spill. 16 x 16 items at 3 MiB over two cores' 2 MiB L2s
+  // on the Xeon: the classes at 1.6 and 9 MiB had libxsmm's plain kernel 2-4% ahead, and in two
+  // recorded runs Auto's plain fan-out took 91.4 and 96.9 us where the prefetching one took 86.5 and
+  // 73.6 (and won both runs whose tuning had picked it). Not the LLC's: its top octave (74 MiB of
+  // operands on the Xeon) tripled the bounded first-use calibration (27 to 80 s).
+  const double edge = hi / std::sqrt(2.0);
+  if (level == MemoryLevel::L2 && max_sizes > 1 && edge > 1.5 * sizes.back()) sizes.push_back(edge);
   return sizes;
 }
+
+namespace {
 
 template <class T>
 HostTensor<T> aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
