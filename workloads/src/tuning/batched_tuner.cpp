@@ -57,11 +57,9 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   std::vector<double> sizes = log_size_ladder(lo, hi, max_sizes);
   if (sizes.empty()) sizes.push_back(hi);
   // The L2's top octave: the ladder's last size sits at the middle of its part, and the answer
-  // changes again where the operands begin to spill. 16 x 16 items at 3 MiB over two cores' 2 MiB L2s
-  // on the Xeon: the classes at 1.6 and 9 MiB had libxsmm's plain kernel 2-4% ahead, and in two
-  // recorded runs Auto's plain fan-out took 91.4 and 96.9 us where the prefetching one took 86.5 and
-  // 73.6 (and won both runs whose tuning had picked it). Not the LLC's: its top octave (74 MiB of
-  // operands on the Xeon) tripled the bounded first-use calibration (27 to 80 s).
+  // changes again where the operands begin to spill (16 x 16 items at one thread on the Xeon: one
+  // BLAS call per item fastest at 0.78 MiB, libxsmm's plain kernel 1.35x BLAS at 1.41 MiB). Not the
+  // LLC's: its top octave (74 MiB of operands there) tripled the bounded first-use calibration.
   const double edge = hi / std::sqrt(2.0);
   if (level == MemoryLevel::L2 && max_sizes > 1 && edge > 1.5 * sizes.back()) sizes.push_back(edge);
   return sizes;
