@@ -1,7 +1,7 @@
 // Developer probe (not a test): times every variant of one case side by side, interleaved, and
 // prints medians; for tuning peers before the harness runs them. Usage:
 //   tfbench_workloads_probe <family> [key=value ...] [--threads N] [--space serial|openmp] [--reps R]
-//                           [--only VARIANT[,VARIANT...]]   (e.g. one for callgrind or perf)
+//                           [--only VARIANT[,VARIANT...]]   (e.g. one for perf)
 //   tfbench_workloads_probe --ceilings [--threads N]           (the machine ceilings, as a run measures)
 //   tfbench_workloads_probe --bandwidth KIB[,KIB...] [--threads N]   (both bandwidth kernels per size)
 // With more than one variant timed, "ratio" is the median over repetitions of the first variant's
