@@ -4,8 +4,8 @@
 
 #include <Kokkos_Core.hpp>
 
-#include <atomic>
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <type_traits>
 
@@ -57,21 +57,16 @@ SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, 
   if (lanes == 1 && is_host_space<Space>()) return chunk(0, 0, count);
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
-      // Merged as the lanes finish: no per-call allocation of a slot per lane.
-      std::atomic<std::int64_t> first{SingularItems{}.first}, singular{0};
+      // Merged as the lanes finish (one uncontended lock per lane): no slot per lane to allocate.
+      SingularItems merged;
+      std::mutex merging;
       openmp_lanes(lanes, space.concurrency(), [&](const int lane) {
         std::int64_t begin = 0, end = 0;
         lane_chunk(count, lanes, lane, begin, end);
         const SingularItems items = chunk(lane, begin, end);
-        singular.fetch_add(items.count, std::memory_order_relaxed);
-        std::int64_t seen = first.load(std::memory_order_relaxed);
-        while (items.first < seen &&
-               !first.compare_exchange_weak(seen, items.first, std::memory_order_relaxed)) {
-        }
+        const std::lock_guard<std::mutex> lock(merging);
+        merged.merge(items);
       });
-      SingularItems merged;
-      merged.first = first.load(std::memory_order_relaxed);
-      merged.count = singular.load(std::memory_order_relaxed);
       return merged;
     }
   }
