@@ -61,8 +61,14 @@ Arbiter& Arbiter::instance() {
   return arbiter;
 }
 
+PermitNode* Arbiter::fast_holder_locked() const {
+  return reinterpret_cast<PermitNode*>(word_.load(std::memory_order_acquire) & ~kSlow);
+}
+
 // Blocked when the node overlaps a granted permit or a waiter queued before `stop_at`.
 bool Arbiter::blocked_locked(const PermitNode& node, const PermitNode* stop_at) const {
+  if (const PermitNode* fast = fast_holder_locked(); fast && conflicts(*fast->claim, *node.claim))
+    return true;
   for (const PermitNode* g = granted_.head; g; g = g->next) {
     if (conflicts(*g->claim, *node.claim)) return true;
   }
@@ -73,14 +79,26 @@ bool Arbiter::blocked_locked(const PermitNode& node, const PermitNode* stop_at) 
 }
 
 Arbiter::Outcome Arbiter::acquire(PermitNode& node) {
+  // Release: a thread that reads the word under the mutex then reads this node's claim.
+  std::uintptr_t idle = 0;
+  if (word_.compare_exchange_strong(idle, reinterpret_cast<std::uintptr_t>(&node), std::memory_order_acq_rel,
+                                    std::memory_order_relaxed)) {
+    node.granted = true;
+    return Outcome::Granted;
+  }
   std::unique_lock<std::mutex> lock(mutex_);
   if (poisoned_) return Outcome::Poisoned;
+  // From here the fast holder can only release through the mutex.
+  word_.fetch_or(kSlow, std::memory_order_acq_rel);
   if (!blocked_locked(node, nullptr)) {
     granted_.push_back(node);
     node.granted = true;
     return Outcome::Granted;
   }
-  if (node.no_wait) return Outcome::Contended;
+  if (node.no_wait) {
+    settle_locked();
+    return Outcome::Contended;
+  }
   node.wake = &thread_wake();
   waiting_.push_back(node);
   node.wake->wait(lock, [&] { return node.granted || node.poisoned; });
@@ -88,7 +106,19 @@ Arbiter::Outcome Arbiter::acquire(PermitNode& node) {
 }
 
 void Arbiter::release(PermitNode& node) noexcept {
+  std::uintptr_t mine = reinterpret_cast<std::uintptr_t>(&node);
+  if (word_.compare_exchange_strong(mine, 0, std::memory_order_release, std::memory_order_relaxed)) {
+    node.granted = false;
+    return;
+  }
   std::lock_guard<std::mutex> lock(mutex_);
+  if (node.granted && fast_holder_locked() == &node) {  // granted lock-free; a request came meanwhile
+    word_.fetch_and(kSlow, std::memory_order_acq_rel);
+    node.granted = false;
+    grant_waiters_locked();
+    settle_locked();
+    return;
+  }
   if (!node.granted || !granted_.contains(node)) {
     // A release of a permit the arbiter does not hold: its lists can no longer be trusted.
     poison_locked("permit arbiter: release of a permit that is not granted");
@@ -97,6 +127,11 @@ void Arbiter::release(PermitNode& node) noexcept {
   granted_.unlink(node);
   node.granted = false;
   grant_waiters_locked();
+  settle_locked();
+}
+
+void Arbiter::settle_locked() {
+  if (!poisoned_ && !granted_.head && !waiting_.head) word_.fetch_and(~kSlow, std::memory_order_acq_rel);
 }
 
 void Arbiter::grant_waiters_locked() {
@@ -114,6 +149,7 @@ void Arbiter::grant_waiters_locked() {
 
 void Arbiter::poison_locked(std::string reason) {
   poisoned_ = true;
+  word_.fetch_or(kSlow, std::memory_order_acq_rel);  // for good: every request meets the poison
   poison_reason_ = std::move(reason);
   while (PermitNode* w = waiting_.head) {
     waiting_.unlink(*w);
@@ -134,7 +170,7 @@ std::string Arbiter::poison_reason() const {
 
 std::size_t Arbiter::granted_count() const {
   std::lock_guard<std::mutex> lock(mutex_);
-  return granted_.size();
+  return granted_.size() + (fast_holder_locked() ? 1 : 0);
 }
 
 std::size_t Arbiter::waiting_count() const {

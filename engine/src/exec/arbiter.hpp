@@ -5,9 +5,18 @@
 // is never overtaken by a later overlapping request. Lock order: a thread holding a permit never waits
 // here (session entry rejects it with Reentered first), so waiters hold nothing and cannot form a
 // cycle. Nodes live on the requesting thread's stack: no allocation.
+//
+// The uncontended case (no other permit granted, nobody waiting: one thread entering sessions in a
+// loop) takes a lock-free path: one compare-exchange to acquire, one to release, where the mutex path
+// costs two lock/unlock pairs (about 6% of an 0.8 us batched call of 2 x 2 items). `word_` holds the
+// fast holder's node while the lists are empty; its kSlow bit, set under the mutex whenever the lists
+// are in use (or the arbiter is poisoned), sends every request through the mutex, where the fast
+// holder counts as granted. A fast acquire needs the word to be 0, so it never overtakes a waiter.
 
+#include <atomic>
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <mutex>
 #include <string>
 
@@ -59,10 +68,17 @@ class Arbiter {
     bool contains(const PermitNode& node) const;
     std::size_t size() const;
   };
+  static constexpr std::uintptr_t kSlow = 1;  // nodes are pointer-aligned: bit 0 is free
+
+  /// The node granted by the lock-free path, or null (stable while the mutex is held and kSlow is set).
+  PermitNode* fast_holder_locked() const;
   bool blocked_locked(const PermitNode& node, const PermitNode* stop_at) const;
   void grant_waiters_locked();
+  /// Clears kSlow once the lists are empty (and the arbiter is not poisoned): the lock-free path again.
+  void settle_locked();
   void poison_locked(std::string reason);
 
+  std::atomic<std::uintptr_t> word_{0};
   mutable std::mutex mutex_;
   List granted_;
   List waiting_;

@@ -13,6 +13,7 @@
 #include <thread>
 #include <vector>
 
+#include "exec/arbiter.hpp"
 #include "exec/arbiter_probe.hpp"
 #include "exec_test_support.hpp"
 #include "tfbench/engine/exec/backend.hpp"
@@ -212,6 +213,50 @@ TEST_CASE("An exception in a session releases the permit to the next waiter", "[
   REQUIRE(reentered_after.load());
   REQUIRE(second_ran.load());
   REQUIRE(impl::arbiter_granted() == 0);
+}
+
+TEST_CASE("A permit granted lock-free counts as granted, hands over to the queue, and the path returns",
+          "[exec][arbiter]") {
+  using impl::Arbiter;
+  Arbiter& arbiter = Arbiter::instance();
+  const impl::Claim cpu8{CpuSet::of({8})}, cpu8_9{CpuSet::of({8, 9})}, cpu10{CpuSet::of({10})};
+  impl::PermitNode first, busy, beside;
+  first.claim = &cpu8;
+  busy.claim = &cpu8_9;
+  busy.no_wait = true;
+  beside.claim = &cpu10;
+  REQUIRE(arbiter.acquire(first) == Arbiter::Outcome::Granted);  // an idle arbiter: the lock-free path
+  REQUIRE(arbiter.granted_count() == 1);
+  REQUIRE(arbiter.acquire(busy) == Arbiter::Outcome::Contended);  // it overlaps the lock-free holder
+  REQUIRE(arbiter.acquire(beside) == Arbiter::Outcome::Granted);  // disjoint: granted beside it
+  REQUIRE(arbiter.granted_count() == 2);
+  arbiter.release(first);  // through the mutex: the list is in use
+  REQUIRE(arbiter.granted_count() == 1);
+  REQUIRE(arbiter.acquire(busy) == Arbiter::Outcome::Granted);
+  arbiter.release(busy);
+  arbiter.release(beside);
+  REQUIRE(arbiter.granted_count() == 0);
+
+  // A waiter queued behind a lock-free holder is granted by the holder's release, and once the queue
+  // is empty the next permit is lock-free again (the waiter's release leaves nothing behind).
+  for (int round = 0; round < 2; ++round) {
+    impl::PermitNode holder, waiter;
+    holder.claim = &cpu8;
+    waiter.claim = &cpu8_9;
+    REQUIRE(arbiter.acquire(holder) == Arbiter::Outcome::Granted);
+    std::atomic<bool> granted{false};
+    std::thread t([&] { granted = arbiter.acquire(waiter) == Arbiter::Outcome::Granted; });
+    REQUIRE(eventually([&] { return arbiter.waiting_count() == 1; }));
+    REQUIRE_FALSE(granted.load());
+    arbiter.release(holder);
+    t.join();
+    REQUIRE(granted.load());
+    REQUIRE(arbiter.granted_count() == 1);
+    arbiter.release(waiter);
+    REQUIRE(arbiter.granted_count() == 0);
+    REQUIRE(arbiter.waiting_count() == 0);
+  }
+  REQUIRE_FALSE(arbiter.poisoned());
 }
 
 TEST_CASE("Plan cache preparation races on one key share one plan", "[exec][arbiter][plan]") {
