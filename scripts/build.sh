@@ -12,14 +12,24 @@ shift || true
 # Kokkos is built for the same -march as the tree (bootstrap keeps one build per value).
 cached_arch=$(sed -n 's/^TFBENCH_ARCH:STRING=//p' "build/$preset/CMakeCache.txt" 2>/dev/null || true)
 arch=${TFBENCH_ARCH:-${cached_arch:-native}}
-TFBENCH_ARCH=$arch scripts/bootstrap.sh >/dev/null
 if [ "$preset" = cuda ]; then
+  # The preset compiles with the CUDA Kokkos's nvcc_wrapper: without a Kokkos_ROOT, the one bootstrap
+  # --cuda builds (or finds in its cache), as the preset's description says.
+  if [ -z "${Kokkos_ROOT:-}" ]; then
+    Kokkos_ROOT=$(scripts/bootstrap.sh --cuda | tail -n 1 | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p')
+    [ -n "$Kokkos_ROOT" ] || { echo "[build] cuda preset: scripts/bootstrap.sh --cuda gave no Kokkos prefix" >&2; exit 1; }
+    export Kokkos_ROOT
+  fi
+  [ -x "$Kokkos_ROOT/bin/nvcc_wrapper" ] ||
+    { echo "[build] cuda preset: $Kokkos_ROOT/bin/nvcc_wrapper is missing: Kokkos_ROOT must be a Kokkos built with CUDA" >&2; exit 1; }
   # nvcc_wrapper calls nvcc from PATH and g++ as the host compiler.
   cuda_home=${CUDA_HOME:-}
   if [ -z "$cuda_home" ] && command -v nvcc >/dev/null 2>&1; then cuda_home=$(dirname "$(dirname "$(command -v nvcc)")"); fi
   cuda_home=${cuda_home:-/usr/local/cuda}
   [ -x "$cuda_home/bin/nvcc" ] || { echo "[build] cuda preset: no nvcc (set CUDA_HOME)" >&2; exit 1; }
   export PATH="$cuda_home/bin:$PATH" NVCC_WRAPPER_DEFAULT_COMPILER=${NVCC_WRAPPER_DEFAULT_COMPILER:-g++}
+else
+  TFBENCH_ARCH=$arch scripts/bootstrap.sh >/dev/null
 fi
 export CCACHE_BASEDIR=${CCACHE_BASEDIR:-$PWD}   # relative paths: worktrees of other revisions share hits
 export CCACHE_DIR=${CCACHE_DIR:-${TFBENCH_CACHE:-$HOME/.cache/tfbench}/ccache}
