@@ -20,8 +20,9 @@ if [ "$preset" = cuda ]; then
     [ -n "$Kokkos_ROOT" ] || { echo "[build] cuda preset: scripts/bootstrap.sh --cuda gave no Kokkos prefix" >&2; exit 1; }
     export Kokkos_ROOT
   fi
-  [ -x "$Kokkos_ROOT/bin/nvcc_wrapper" ] ||
-    { echo "[build] cuda preset: $Kokkos_ROOT/bin/nvcc_wrapper is missing: Kokkos_ROOT must be a Kokkos built with CUDA" >&2; exit 1; }
+  # Every Kokkos installs bin/nvcc_wrapper; only a CUDA one defines KOKKOS_ENABLE_CUDA.
+  grep -qs '^#define KOKKOS_ENABLE_CUDA$' "$Kokkos_ROOT/include/KokkosCore_config.h" ||
+    { echo "[build] cuda preset: $Kokkos_ROOT is not a Kokkos built with CUDA (no KOKKOS_ENABLE_CUDA in its KokkosCore_config.h)" >&2; exit 1; }
   # nvcc_wrapper calls nvcc from PATH and g++ as the host compiler.
   cuda_home=${CUDA_HOME:-}
   if [ -z "$cuda_home" ] && command -v nvcc >/dev/null 2>&1; then cuda_home=$(dirname "$(dirname "$(command -v nvcc)")"); fi

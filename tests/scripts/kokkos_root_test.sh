@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The README's recipes for a user's own Kokkos: Kokkos_ROOT as an environment variable and as a CMake
 # variable (Kokkos Kernels found in the same prefix), KokkosKernels_ROOT pointing elsewhere, and a
-# clear error when Kokkos Kernels is not where KokkosKernels_ROOT says. Configure-only, on a cache
+# clear error when Kokkos Kernels is not where KokkosKernels_ROOT says, and build.sh cuda's refusal of
+# a Kokkos built without CUDA. Configure-only, on a cache
 # folder without kokkos.env, so nothing but the recipe can find the Kokkos.
 #   kokkos_root_test.sh SOURCE_DIR WORK_DIR KOKKOS_PREFIX
 set -euo pipefail
@@ -49,5 +50,12 @@ echo "ok: a bad KokkosKernels_ROOT fails with a message"
 if configure nothing; then fail "configured with no Kokkos at all"; fi
 grep -q "Kokkos >= 3.4 not found" "$work/nothing.log" || { cat "$work/nothing.log"; fail "no clear message without a Kokkos"; }
 echo "ok: no Kokkos fails with a message"
+# scripts/build.sh cuda with a Kokkos that was not built with CUDA: refused before CMake runs. From a
+# copy of the script in a tree without presets, so that a regression cannot reconfigure build/cuda.
+mkdir -p "$work/tree/scripts" && cp "$src/scripts/build.sh" "$work/tree/scripts/"
+if Kokkos_ROOT="$prefix" "$work/tree/scripts/build.sh" cuda >"$work/cuda.log" 2>&1; then fail "build.sh cuda took a host Kokkos"; fi
+grep -q "is not a Kokkos built with CUDA" "$work/cuda.log" \
+  || { cat "$work/cuda.log"; fail "no clear message for a host Kokkos_ROOT in build.sh cuda"; }
+echo "ok: build.sh cuda refuses a Kokkos built without CUDA"
 rm -rf "$work"
-echo "6 passed, 0 failed"
+echo "7 passed, 0 failed"
