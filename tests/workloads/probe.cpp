@@ -106,11 +106,13 @@ int main(int argc, char** argv) {
   }
   if (std::string(argv[1]) == "--bandwidth") {
     namespace impl = tfbench::workloads::impl;
-    std::printf("%10s %10s %10s %10s %10s   (GB/s at %d thread(s), 5 samples of 5 ms)\n", "KiB", "triad",
-                "median", "in-place", "median", threads);
+    std::printf("%10s %10s %10s %10s %10s   (GB/s at %d thread(s), %d samples of %.0f ms)\n", "KiB", "triad",
+                "median", "in-place", "median", threads, impl::kCeilingSamples,
+                impl::kCacheSampleSeconds * 1e3);
     for (double kib : bandwidth_kib) {
       auto sample = [&](impl::BandwidthKernel k) {
-        auto v = impl::sample_bandwidth(k, kib * 1024, threads, 5, 0.005);
+        auto v =
+            impl::sample_bandwidth(k, kib * 1024, threads, impl::kCeilingSamples, impl::kCacheSampleSeconds);
         std::sort(v.begin(), v.end());
         return std::make_pair(v.back(), v[v.size() / 2]);
       };

@@ -26,8 +26,8 @@ namespace {
 // under it (46.8 against 51 GFLOP/s on one core of the Xeon), and a peak below what a control row
 // attains is no ceiling. 0.35 s a call on that core; measured once per machine (the cache).
 constexpr int kPeakGemmN = 2048;
-constexpr int kSamples = 5;
-constexpr double kCacheSampleS = 0.005;  // a cache-level sample repeats passes for this long
+constexpr int kSamples = impl::kCeilingSamples;
+constexpr double kCacheSampleS = impl::kCacheSampleSeconds;
 // A level whose median sample is this far below its best is measured again, up to kAttempts in all:
 // a thread descheduled for a time slice (another process, OpenBLAS's threads still spinning after
 // the peaks, two unpinned threads on one CPU) slows every sample of a microsecond-long pass.

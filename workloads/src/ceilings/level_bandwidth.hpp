@@ -22,6 +22,11 @@
 
 namespace tfbench::workloads::impl {
 
+/// Samples per ceiling, and how long a cache-level sample repeats its passes: what a run measures,
+/// and what the probe's --bandwidth prints beside it.
+constexpr int kCeilingSamples = 5;
+constexpr double kCacheSampleSeconds = 0.005;
+
 /// Seconds from a barrier before to a barrier after `work`, run by every thread of one parallel
 /// region of `threads` threads: waking the threads (milliseconds when another process holds the
 /// CPUs, e.g. OpenBLAS's threads still spinning after a GEMM) is not measured.
