@@ -161,15 +161,21 @@ struct LaneRecord {
   explicit LaneRecord(int lanes) : runs(lanes), begin(lanes), end(lanes), level(lanes), team(lanes) {}
 };
 
+/// The chunk functor: a named type, not a local lambda, since run_lanes wraps it in a KOKKOS_LAMBDA
+/// and nvcc rejects a function-local type inside an extended lambda.
+struct RecordChunk {
+  LaneRecord* rec;
+  void operator()(const int lane, const std::int64_t b, const std::int64_t e) const {
+    rec->runs[lane].fetch_add(1);
+    rec->begin[lane] = b;
+    rec->end[lane] = e;
+    rec->level[lane] = omp_get_level();
+    rec->team[lane] = omp_get_num_threads();
+  }
+};
+
 void record_lanes(LaneRecord& rec, int lanes, std::int64_t count) {
-  batched::run_lanes("tfbench::tests::lanes", Kokkos::OpenMP(), lanes, count,
-                     [&](const int lane, const std::int64_t b, const std::int64_t e) {
-                       rec.runs[lane].fetch_add(1);
-                       rec.begin[lane] = b;
-                       rec.end[lane] = e;
-                       rec.level[lane] = omp_get_level();
-                       rec.team[lane] = omp_get_num_threads();
-                     });
+  batched::run_lanes("tfbench::tests::lanes", Kokkos::OpenMP(), lanes, count, RecordChunk{&rec});
 }
 
 }  // namespace
