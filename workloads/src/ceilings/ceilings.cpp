@@ -26,8 +26,6 @@ namespace {
 // under it (46.8 against 51 GFLOP/s on one core of the Xeon), and a peak below what a control row
 // attains is no ceiling. 0.35 s a call on that core; measured once per machine (the cache).
 constexpr int kPeakGemmN = 2048;
-constexpr int kSamples = impl::kCeilingSamples;
-constexpr double kCacheSampleS = impl::kCacheSampleSeconds;
 // A level whose median sample is this far below its best is measured again, up to kAttempts in all:
 // a thread descheduled for a time slice (another process, OpenBLAS's threads still spinning after
 // the peaks, two unpinned threads on one CPU) slows every sample of a microsecond-long pass.
@@ -163,15 +161,17 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   c.threads = ctx.threads;
   c.caches = known_caches();
   const double gemm_bytes = 3.0 * kPeakGemmN * kPeakGemmN;
-  c.gemm_f64 =
-      summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F64), 8 * gemm_bytes);
-  c.gemm_f32 =
-      summarize(sample_gemm_gflops(kPeakGemmN, ctx.threads, kSamples, FlopPrecision::F32), 4 * gemm_bytes);
+  c.gemm_f64 = summarize(
+      sample_gemm_gflops(kPeakGemmN, ctx.threads, impl::kCeilingSamples, FlopPrecision::F64), 8 * gemm_bytes);
+  c.gemm_f32 = summarize(
+      sample_gemm_gflops(kPeakGemmN, ctx.threads, impl::kCeilingSamples, FlopPrecision::F32), 4 * gemm_bytes);
   // In registers: no working set. Retried like a cache level: a pass is milliseconds.
   const auto fma_peak = [&](FlopPrecision precision) {
     return impl::measure_with_retries(
         [&] {
-          return summarize(impl::sample_fma_gflops(ctx.threads, kSamples, precision, kCacheSampleS), 0);
+          return summarize(impl::sample_fma_gflops(ctx.threads, impl::kCeilingSamples, precision,
+                                                   impl::kCacheSampleSeconds),
+                           0);
         },
         kRetrySpread, kAttempts);
   };
@@ -183,7 +183,8 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   const auto level_bandwidth = [&](double ws, double min_sample_s) {
     return impl::higher_of_kernels([&](impl::BandwidthKernel kernel) {
       const auto measure = [&] {
-        return summarize(impl::sample_bandwidth(kernel, ws, ctx.threads, kSamples, min_sample_s), ws);
+        return summarize(impl::sample_bandwidth(kernel, ws, ctx.threads, impl::kCeilingSamples, min_sample_s),
+                         ws);
       };
       return impl::measure_with_retries(measure, kRetrySpread, kAttempts);
     });
@@ -191,10 +192,10 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   for (int level = 0; level < kMemoryLevels; ++level) {
     const bool dram = level == static_cast<int>(ops::MemoryLevel::DRAM);
     c.bandwidth[static_cast<std::size_t>(level)] =
-        level_bandwidth(sizes[static_cast<std::size_t>(level)], dram ? 0.0 : kCacheSampleS);
+        level_bandwidth(sizes[static_cast<std::size_t>(level)], dram ? 0.0 : impl::kCacheSampleSeconds);
   }
   for (double ws : llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)]))
-    c.llc_sizes.push_back(level_bandwidth(ws, kCacheSampleS));
+    c.llc_sizes.push_back(level_bandwidth(ws, impl::kCacheSampleSeconds));
   return c;
 }
 
