@@ -778,7 +778,7 @@ def test_tuning():
             "--min-time", "0.0005", "--dtypes", "f64", "-o", tuning, expect=0)
     with open(tuning) as f:
         data = json.load(f)
-    check(data["format"] == "tfbench-tuning" and data["version"] == 2, "format and version")
+    check(data["format"] == "tfbench-tuning" and data["version"] == 3, "format and version")
     # The L2 spans a factor of 16-64 on current CPUs: measured at one size per factor of 8 (at most 3),
     # and in its top octave, where the operands begin to spill (unless the ladder is already there).
     classes = data["classes"]
@@ -792,11 +792,20 @@ def test_tuning():
         ran = [k for k in c["candidates"] if not k["skipped"]]
         check(ran and all(k["max_rel_error"] <= 1e-10 for k in ran), "candidates checked: %s" % ran)
         # libxsmm is measured with and without prefetching the next item; no other provider prefetches.
-        xsmm = sorted(k["prefetch"] for k in c["candidates"] if k["provider"] == "libxsmm")
-        check(xsmm in ([], [False, True]), "libxsmm with and without prefetch: %s" % c["candidates"])
+        # Beyond the L1 it and the specialized kernel are measured with regular and streaming stores of C.
+        xsmm = sorted((k["prefetch"], k["streaming_stores"]) for k in c["candidates"] if k["provider"] == "libxsmm")
+        check(xsmm in ([], [(False, False), (False, True), (True, False), (True, True)]),
+              "libxsmm with and without prefetch and streaming stores: %s" % c["candidates"])
         check(all(k["prefetch"] is None for k in c["candidates"] if k["provider"] != "libxsmm"),
               "prefetch only on libxsmm candidates: %s" % c["candidates"])
         check((c["choice"]["prefetch"] is None) == (c["choice"]["provider"] != "libxsmm"), "choice: %s" % c["choice"])
+        storing = ("libxsmm", "specialized")
+        spec = sorted(k["streaming_stores"] for k in c["candidates"] if k["provider"] == "specialized")
+        check(spec == [False, True], "specialized with regular and streaming stores: %s" % c["candidates"])
+        check(all(k["streaming_stores"] is None for k in c["candidates"] if k["provider"] not in storing),
+              "streaming stores only on specialized and libxsmm candidates: %s" % c["candidates"])
+        check((c["choice"]["streaming_stores"] is None) == (c["choice"]["provider"] not in storing),
+              "choice: %s" % c["choice"])
     _, shown, _ = tfbench("tune", "--show", "-o", tuning, expect=0)
     check("applies to this machine and build" in shown and " MiB " in shown, "tune --show:\n" + shown)
     one = fresh("tuning-one.json")

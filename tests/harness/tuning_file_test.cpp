@@ -37,8 +37,10 @@ TuningFile sample_file() {
                          {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 6.5e-6, 2e-16, "", false},
                          {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 7.1e-6, 2e-16, "", true},
                          {ops::ItemProvider::Blas, BatchStrategy::ProviderItems, std::nan(""), std::nan(""),
-                          "over 3x the fastest in the first round"}};
-  measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, false};
+                          "over 3x the fastest in the first round"},
+                         {ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, 5.9e-6, 2e-16, "", false}};
+  measured.candidates[4].streaming_stores = true;
+  measured.choice = ops::TuningChoice{ops::ItemProvider::Libxsmm, BatchStrategy::Sequential, false, true};
   measured.candidates[1].best_s = 6.1e-6;  // the best round decides; the others' are not known here
   workloads::TuneClassResult none;
   none.cls = {ops::BatchedFamily::Solve, DType::F64, 4, ops::MemoryLevel::L1, 1};
@@ -72,8 +74,11 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   REQUIRE(c.choice.has_value());
   CHECK(c.choice->provider == ops::ItemProvider::Libxsmm);
   CHECK(c.choice->strategy == BatchStrategy::Sequential);
-  CHECK(c.choice->prefetch == std::optional<bool>(false));  // libxsmm without prefetching won
-  CHECK_FALSE(c.candidates[0].prefetch.has_value());        // not a libxsmm candidate
+  CHECK(c.choice->prefetch == std::optional<bool>(false));         // libxsmm without prefetching won
+  CHECK(c.choice->streaming_stores == std::optional<bool>(true));  // ... storing C past the caches
+  CHECK(c.candidates[4].streaming_stores == std::optional<bool>(true));
+  CHECK_FALSE(c.candidates[1].streaming_stores.has_value());  // null: the built-in rule
+  CHECK_FALSE(c.candidates[0].prefetch.has_value());          // not a libxsmm candidate
   CHECK(c.candidates[1].prefetch == std::optional<bool>(false));
   CHECK(c.candidates[2].prefetch == std::optional<bool>(true));
   CHECK(c.candidates[1].best_s == 6.1e-6);
@@ -95,6 +100,7 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
     REQUIRE(choice.has_value());
     CHECK(choice->provider == ops::ItemProvider::Libxsmm);
     CHECK(choice->prefetch == std::optional<bool>(false));
+    CHECK(choice->streaming_stores == std::optional<bool>(true));
     const auto f32 = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F32, 8, l2_bytes / 2, 1);
     REQUIRE(f32.has_value());
     CHECK(f32->provider == ops::ItemProvider::Specialized);
@@ -161,9 +167,11 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
   CHECK(error_with("321024", "-1") == path + ": classes[0]: operand_bytes must be >= 0 (0: not known)");
   CHECK(error_with("\"prefetch\": false", "\"prefetch\": 1") ==
         path + ": classes[0]: prefetch must be true, false or null");
-  // A version 1 file (before libxsmm's prefetch was measured) is refused with both versions.
-  const std::string v1 = error_with("\"version\": 2", "\"version\": 1");
-  CHECK(v1 == path + ": version 1 (this tfbench reads version 2)");
+  CHECK(error_with("\"streaming_stores\": true", "\"streaming_stores\": \"yes\"") ==
+        path + ": classes[0]: streaming_stores must be true, false or null");
+  // A version 2 file (before streaming stores were measured) is refused with both versions.
+  const std::string v2 = error_with("\"version\": 3", "\"version\": 2");
+  CHECK(v2 == path + ": version 2 (this tfbench reads version 3)");
   CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
   std::remove(path.c_str());
 }

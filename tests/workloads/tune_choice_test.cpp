@@ -42,6 +42,10 @@ TEST_CASE("tune: the fastest round decides, not a median that interference moved
   CHECK(candidates[1].label() == "libxsmm/outer-parallel");
   candidates[1].prefetch = true;
   CHECK(candidates[1].label() == "libxsmm+prefetch/outer-parallel");
+  candidates[1].streaming_stores = true;
+  CHECK(candidates[1].label() == "libxsmm+prefetch+nt-stores/outer-parallel");
+  candidates[1].streaming_stores = false;  // regular stores chosen explicitly: the plain label
+  CHECK(candidates[1].label() == "libxsmm+prefetch/outer-parallel");
 
   // An older file's candidates have no best round: their median decides.
   TuneCandidate old{ItemProvider::Specialized, BatchStrategy::Sequential, 2e-6, 0, ""};

@@ -77,12 +77,17 @@ TuningKey key_from(const Json& j) {
   return k;
 }
 
-/// A candidate's or choice's "prefetch": true, false, or null / absent (the built-in rule).
-std::optional<bool> optional_prefetch(const Json& j) {
-  const auto it = j.find("prefetch");
+/// A candidate's or choice's "prefetch" or "streaming_stores": true, false, or null / absent (the
+/// built-in rule).
+std::optional<bool> optional_flag(const Json& j, const char* field) {
+  const auto it = j.find(field);
   if (it == j.end() || it->is_null()) return std::nullopt;
-  if (!it->is_boolean()) throw std::runtime_error("prefetch must be true, false or null");
+  if (!it->is_boolean()) throw std::runtime_error(std::string(field) + " must be true, false or null");
   return it->get<bool>();
+}
+
+Json flag_json(const std::optional<bool>& flag) {
+  return flag ? Json(*flag) : Json(nullptr);
 }
 
 Json class_json(const workloads::TuneClassResult& r) {
@@ -94,7 +99,8 @@ Json class_json(const workloads::TuneClassResult& r) {
                           {"best_s", number_or_null(c.best_s > 0 ? c.best_s : std::nan(""))},
                           {"max_rel_error", number_or_null(c.max_rel_error)},
                           {"skipped", c.skipped},
-                          {"prefetch", c.prefetch ? Json(*c.prefetch) : Json(nullptr)}});
+                          {"prefetch", flag_json(c.prefetch)},
+                          {"streaming_stores", flag_json(c.streaming_stores)}});
   }
   Json j{{"family", family_name(r.cls.family)}, {"dtype", name(r.cls.dtype)}, {"item_dim", r.cls.item_dim},
          {"level", ops::name(r.cls.level)},     {"threads", r.cls.threads},   {"items", r.items},
@@ -102,7 +108,8 @@ Json class_json(const workloads::TuneClassResult& r) {
   if (r.choice) {
     j["choice"] = {{"provider", ops::name(r.choice->provider)},
                    {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)},
-                   {"prefetch", r.choice->prefetch ? Json(*r.choice->prefetch) : Json(nullptr)}};
+                   {"prefetch", flag_json(r.choice->prefetch)},
+                   {"streaming_stores", flag_json(r.choice->streaming_stores)}};
   }
   return j;
 }
@@ -133,7 +140,8 @@ workloads::TuneClassResult class_from(const Json& j) {
     if (c.contains("best_s")) t.best_s = number_or_nan(c.at("best_s"));
     t.max_rel_error = number_or_nan(c.at("max_rel_error"));
     t.skipped = c.at("skipped").get<std::string>();
-    t.prefetch = optional_prefetch(c);
+    t.prefetch = optional_flag(c, "prefetch");
+    t.streaming_stores = optional_flag(c, "streaming_stores");
     r.candidates.push_back(std::move(t));
   }
   const Json& choice = j.at("choice");
@@ -142,7 +150,8 @@ workloads::TuneClassResult class_from(const Json& j) {
     c.provider = parse_provider(choice.at("provider").get<std::string>());
     if (!choice.at("strategy").is_null())
       c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
-    c.prefetch = optional_prefetch(choice);
+    c.prefetch = optional_flag(choice, "prefetch");
+    c.streaming_stores = optional_flag(choice, "streaming_stores");
     r.choice = c;
   }
   return r;

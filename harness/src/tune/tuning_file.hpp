@@ -15,7 +15,8 @@
 namespace tfbench::harness::tune {
 
 // 2: libxsmm candidates and choices carry "prefetch".
-inline constexpr int kTuningFormatVersion = 2;
+// 3: GEMM candidates and choices of the specialized kernel and libxsmm carry "streaming_stores".
+inline constexpr int kTuningFormatVersion = 3;
 
 /// The element types `tune` measures, by name ("f64", "f32"); empty for any other name.
 std::optional<DType> parse_tuned_dtype(const std::string& text);

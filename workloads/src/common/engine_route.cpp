@@ -39,6 +39,8 @@ std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
                                   {std::string("route.strategy.") + name(run.strategy), 1.0},
                                   {std::string("route.provider.") + ops::name(run.provider), 1.0}};
   if (run.prefetch) m["route.prefetch"] = *run.prefetch ? 1.0 : 0.0;  // libxsmm routes only
+  // GEMM routes of the specialized kernel and libxsmm only
+  if (run.streaming_stores) m["route.streaming_stores"] = *run.streaming_stores ? 1.0 : 0.0;
   return m;
 }
 

@@ -48,7 +48,8 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
 }
 
 std::string describe(const TuningChoice& choice) {
-  return std::string(name(choice.provider)) + (choice.prefetch.value_or(false) ? "+prefetch" : "") + "/" +
+  return std::string(name(choice.provider)) + (choice.prefetch.value_or(false) ? "+prefetch" : "") +
+         (choice.streaming_stores.value_or(false) ? "+nt-stores" : "") + "/" +
          (choice.strategy ? tfbench::name(*choice.strategy) : "auto");
 }
 

@@ -19,6 +19,7 @@ struct ItemsRoute {
   int lanes = 1;
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
+  bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
 };
 
 /// Whether `provider` can compute this batch on a space of this kind (dtype, layout, scalars).
@@ -26,6 +27,11 @@ template <class Space, class T>
 bool gemm_provider_applies(ops::ItemProvider provider, const GemmBatch<T>& g);
 template <class Space, class T>
 bool solve_provider_applies(ops::ItemProvider provider, const SolveBatch<T>& s);
+
+/// Whether `provider` writes this batch's C with streaming stores when its route asks for them (host
+/// builds with the instructions; beta = 0; the items' alignment and size, per provider).
+template <class T>
+bool streams_c_on(ops::ItemProvider provider, const GemmBatch<T>& g);
 
 /// C_i = alpha A_i B_i + beta C_i on `space` along `route`.
 template <class Space, class T>

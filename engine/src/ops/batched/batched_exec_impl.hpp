@@ -85,13 +85,27 @@ bool gemm_provider_applies(const ops::ItemProvider provider, const GemmBatch<T>&
     case ops::ItemProvider::KokkosBatched:
       return kokkosbatched_applicable(g);
     case ops::ItemProvider::Libxsmm:
-      return host && libxsmm_kernel_for(g, streaming_batch(g)) != nullptr;
+      return host && libxsmm_kernel_for(g, streaming_batch(g), false) != nullptr;
     case ops::ItemProvider::Blas:
       return host ? blas_applicable(g) : vendor_items_applicable<Space>(g);
     case ops::ItemProvider::VendorBatched:
       return vendor_batched_applicable<Space>(g);
   }
   return false;
+}
+
+template <class T>
+bool streams_c_on(const ops::ItemProvider provider, const GemmBatch<T>& g) {
+  switch (provider) {
+    case ops::ItemProvider::Specialized:
+      return specialized_streams_c(g);
+    case ops::ItemProvider::Libxsmm:
+      if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value)
+        return libxsmm_streams_c(g);
+      return false;
+    default:
+      return false;
+  }
 }
 
 template <class Space, class T>
@@ -116,7 +130,7 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
   const int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
-      with_specialized_chunk(g, [&](const auto& chunk) {
+      with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
         run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, chunk);
       });
       return;
@@ -126,9 +140,10 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
       return;
     case ops::ItemProvider::Libxsmm:
       if constexpr (is_host_space<Space>()) {
-        if (const auto kernel = libxsmm_kernel_for(g, route.prefetch)) {
+        const bool stream_c = route.stream_c && libxsmm_streams_c(g);
+        if (const auto kernel = libxsmm_kernel_for(g, route.prefetch, stream_c)) {
           run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count,
-                    XsmmGemmChunk<T>{g, kernel, route.prefetch});
+                    XsmmGemmChunk<T>{g, kernel, route.prefetch, stream_c});
           return;
         }
       }

@@ -176,6 +176,7 @@ struct SelectedRoute {
   ops::ItemProvider provider;
   bool tuned = false;     // taken from the policy's AutoTuning
   bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
+  bool stream_c = false;  // GEMM, specialized and libxsmm: C in streaming stores where the items allow
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
     switch (route.strategy) {
@@ -191,11 +192,15 @@ struct SelectedRoute {
       default:
         break;
     }
-    return {mode, route.lanes, provider, prefetch};
+    return {mode, route.lanes, provider, prefetch, stream_c};
   }
-  ops::BatchRun run(std::int64_t items) const {
-    ops::BatchRun r{route.strategy, route.lanes, provider, items, tuned, std::nullopt};
+  /// The report of the route; `c_streams`: whether the provider could stream this GEMM's C
+  /// (streams_c_on; empty for a solve).
+  ops::BatchRun run(std::int64_t items, std::optional<bool> c_streams = std::nullopt) const {
+    ops::BatchRun r{route.strategy, route.lanes, provider, items, tuned, std::nullopt, std::nullopt};
     if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
+    if (c_streams && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
+      r.streaming_stores = stream_c && *c_streams;
     return r;
   }
 };
@@ -211,7 +216,9 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// `streaming`: streaming_batch(g) of a GEMM batch (false for solves: their preference ignores it).
 /// Under Auto with an AutoTuning in the policy, on a host space, the tuning's choice for the problem's
 /// class (`working_set_bytes`: the operands' bytes) is tried first. The route's libxsmm prefetch:
-/// options.prefetch, else the tuning's choice, else `streaming`.
+/// options.prefetch, else the tuning's choice, else `streaming`. Its streaming stores of C:
+/// options.streaming_stores, else the tuning's choice, else `streaming` for the specialized kernel
+/// (never for libxsmm).
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
                                                  bool host_space, DType dtype, bool streaming,

@@ -45,9 +45,11 @@ struct XsmmKey {
   int precision = 0;  // 1 double, 2 float
   bool beta_zero = false;
   bool prefetch = false;
+  bool stream_c = false;
   bool operator==(const XsmmKey& o) const {
     return m == o.m && n == o.n && k == o.k && lda == o.lda && ldb == o.ldb && ldc == o.ldc &&
-           precision == o.precision && beta_zero == o.beta_zero && prefetch == o.prefetch;
+           precision == o.precision && beta_zero == o.beta_zero && prefetch == o.prefetch &&
+           stream_c == o.stream_c;
   }
 };
 
@@ -60,20 +62,22 @@ constexpr std::size_t xsmm_cache_slots = 16;
 
 template <class T>
 void* dispatch_cached(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb, std::ptrdiff_t ldc,
-                      bool beta_zero, bool prefetch) {
-  const XsmmKey key{m, n, k, lda, ldb, ldc, std::is_same<T, double>::value ? 1 : 2, beta_zero, prefetch};
+                      bool beta_zero, bool prefetch, bool stream_c) {
+  const XsmmKey key{m,         n,        k,       lda, ldb, ldc, std::is_same<T, double>::value ? 1 : 2,
+                    beta_zero, prefetch, stream_c};
   thread_local XsmmSlot slots[xsmm_cache_slots];
   const std::size_t h =
       (std::size_t(m) * 73856093u ^ std::size_t(n) * 19349663u ^ std::size_t(k) * 83492791u ^
        std::size_t(lda + 3 * ldb + 7 * ldc) ^ (std::size_t(key.precision) << 3) ^ std::size_t(beta_zero) ^
-       (std::size_t(prefetch) << 1)) %
+       (std::size_t(prefetch) << 1) ^ (std::size_t(stream_c) << 2)) %
       xsmm_cache_slots;
   XsmmSlot& slot = slots[h];
   if (slot.kernel != nullptr && slot.key == key) return slot.kernel;
   ensure_libxsmm();
   const libxsmm_blasint lm = m, ln = n, lk = k, la = lda, lb = ldb, lc = ldc;
   const int prefetch_kind = prefetch ? LIBXSMM_PREFETCH_AUTO : LIBXSMM_PREFETCH_NONE;
-  const int flags = LIBXSMM_GEMM_FLAG_NONE | (beta_zero ? LIBXSMM_GEMM_FLAG_BETA_0 : 0);
+  const int flags = LIBXSMM_GEMM_FLAG_NONE | (beta_zero ? LIBXSMM_GEMM_FLAG_BETA_0 : 0) |
+                    (stream_c ? LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT : 0);
   void* kernel = nullptr;
   if constexpr (std::is_same<T, double>::value) {
     const double alpha = 1.0, beta = beta_zero ? 0.0 : 1.0;
@@ -91,14 +95,16 @@ void* dispatch_cached(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ld
 
 template <class T>
 XsmmKernel<T> libxsmm_kernel_impl(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, T alpha, T beta, bool prefetch) {
+                                  std::ptrdiff_t ldc, T alpha, T beta, bool prefetch, bool stream_c) {
 #if defined(TFBENCH_HAVE_LIBXSMM)
   const bool fits = m > 0 && n > 0 && k > 0 && lda >= m && ldb >= k && ldc >= m && lda <= INT32_MAX &&
                     ldb <= INT32_MAX && ldc <= INT32_MAX;
   if (!fits || alpha != T(1) || !(beta == T(0) || beta == T(1))) return nullptr;
-  return reinterpret_cast<XsmmKernel<T>>(dispatch_cached<T>(m, n, k, lda, ldb, ldc, beta == T(0), prefetch));
+  return reinterpret_cast<XsmmKernel<T>>(
+      dispatch_cached<T>(m, n, k, lda, ldb, ldc, beta == T(0), prefetch, stream_c && beta == T(0)));
 #else
-  (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc, (void)alpha, (void)beta, (void)prefetch;
+  (void)m, (void)n, (void)k, (void)lda, (void)ldb, (void)ldc, (void)alpha, (void)beta, (void)prefetch,
+      (void)stream_c;
   return nullptr;
 #endif
 }
@@ -106,12 +112,13 @@ XsmmKernel<T> libxsmm_kernel_impl(int m, int n, int k, std::ptrdiff_t lda, std::
 }  // namespace
 
 XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch) {
-  return libxsmm_kernel_impl<double>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch);
+                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch,
+                                  bool stream_c) {
+  return libxsmm_kernel_impl<double>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch, stream_c);
 }
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch) {
-  return libxsmm_kernel_impl<float>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch);
+                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch, bool stream_c) {
+  return libxsmm_kernel_impl<float>(m, n, k, lda, ldb, ldc, alpha, beta, prefetch, stream_c);
 }
 
 namespace {

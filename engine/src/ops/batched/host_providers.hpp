@@ -20,22 +20,39 @@ bool libxsmm_compiled();
 /// The kernel for this shape, leading dimensions, alpha and beta, dispatched once and cached (per
 /// thread, then libxsmm's own registry); null when libxsmm cannot provide one (alpha != 1, beta not in
 /// {0, 1}, a shape it does not JIT, or no libxsmm in this build). A `prefetch` kernel takes the next
-/// item's operands as three more arguments and prefetches them (LIBXSMM_PREFETCH_AUTO).
+/// item's operands as three more arguments and prefetches them (LIBXSMM_PREFETCH_AUTO). A `stream_c`
+/// kernel (beta 0 only) stores C with non-temporal stores (LIBXSMM_GEMM_FLAG_ALIGN_C_NTS_HINT): every
+/// column of C must start on a 64-byte boundary (libxsmm_streams_c).
 XsmmKernel<double> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch);
+                                  std::ptrdiff_t ldc, double alpha, double beta, bool prefetch,
+                                  bool stream_c);
 XsmmKernel<float> libxsmm_kernel(int m, int n, int k, std::ptrdiff_t lda, std::ptrdiff_t ldb,
-                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch);
+                                 std::ptrdiff_t ldc, float alpha, float beta, bool prefetch, bool stream_c);
 
-/// The libxsmm kernel for a batch, prefetching the next item's operands or not, or null when libxsmm
+/// Whether libxsmm can store this batch's C with streaming stores: beta = 0 and every item's columns
+/// whole 64-byte lines at 64-byte aligned addresses (the kernel's aligned non-temporal stores).
+template <class T>
+bool libxsmm_streams_c(const GemmBatch<T>& g) {
+  constexpr std::ptrdiff_t line = 64, size = sizeof(T);
+  const ItemBatch<T>& c = g.c;
+  const bool whole_lines = (std::ptrdiff_t(c.rows) * size) % line == 0 &&
+                           (c.cols <= 1 || (c.cs * size) % line == 0) &&
+                           (c.count <= 1 || (c.bs * size) % line == 0);
+  return libxsmm_compiled() && g.beta == T(0) && c.unit_rows() && whole_lines &&
+         reinterpret_cast<std::uintptr_t>(c.data) % line == 0;
+}
+
+/// The libxsmm kernel for a batch, prefetching the next item's operands or not, storing C with
+/// streaming stores when `stream_c` and the batch allows it (libxsmm_streams_c), or null when libxsmm
 /// does not apply to it (layout, scalars, dtype).
 template <class T>
-XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g, bool prefetch) {
+XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g, bool prefetch, bool stream_c) {
   if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value) {
     if (!(g.a.unit_rows() && g.b.unit_rows() && g.c.unit_rows())) return nullptr;
     if (g.alpha != T(1) || !(g.beta == T(0) || g.beta == T(1))) return nullptr;
     auto ld = [](const ItemBatch<const T>& x) { return x.cs > x.rows ? x.cs : std::ptrdiff_t(x.rows); };
     return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha, g.beta,
-                          prefetch);
+                          prefetch, stream_c && libxsmm_streams_c(g));
   } else {
     return nullptr;
   }
@@ -47,16 +64,18 @@ struct XsmmGemmChunk {
   GemmBatch<T> g;
   XsmmKernel<T> kernel;
   bool prefetch;  // the kernel was dispatched with prefetch
+  bool stream_c;  // the kernel was dispatched with streaming stores of C
   void operator()(const int /*lane*/, const std::int64_t begin, const std::int64_t end) const {
     if (!prefetch) {
       for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));
-      return;
+    } else {
+      const std::int64_t last = g.count() - 1;
+      for (std::int64_t i = begin; i < end; ++i) {
+        const std::int64_t next = i < last ? i + 1 : i;
+        kernel(g.a.item(i), g.b.item(i), g.c.item(i), g.a.item(next), g.b.item(next), g.c.item(next));
+      }
     }
-    const std::int64_t last = g.count() - 1;
-    for (std::int64_t i = begin; i < end; ++i) {
-      const std::int64_t next = i < last ? i + 1 : i;
-      kernel(g.a.item(i), g.b.item(i), g.c.item(i), g.a.item(next), g.b.item(next), g.c.item(next));
-    }
+    if (stream_c) streaming_stores_done();  // the lane's C visible before the region's join
   }
 };
 

@@ -13,6 +13,7 @@ std::string describe(const BatchRun& run) {
   if (run.strategy == BatchStrategy::OuterParallel) s += " x" + std::to_string(run.lanes);
   s += std::string(" ") + name(run.provider);
   if (run.prefetch && *run.prefetch) s += "+prefetch";
+  if (run.streaming_stores && *run.streaming_stores) s += "+nt-stores";
   return run.tuned ? s + " (tuned)" : s;
 }
 

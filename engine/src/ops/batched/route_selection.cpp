@@ -102,6 +102,12 @@ bool allowed(const Session& session, ops::BatchedFamily family, ops::ItemProvide
   return std::find(slot.begin(), slot.end(), decl) != slot.end();
 }
 
+/// The built-in rule for streaming stores of C: the specialized kernel's for batches beyond the L2
+/// cache (`streaming`), libxsmm's never (its plain kernel was the only one before they were measured).
+bool builtin_stream_c(ops::ItemProvider provider, bool streaming) {
+  return provider == ops::ItemProvider::Specialized && streaming;
+}
+
 /// The tuning's choice for the problem's class, if one applies and can run here: its provider with
 /// its strategy, else with Auto's fan-out for that provider (a strategy measured outside a lane cannot
 /// fan out inside one). Empty: the built-in preference decides.
@@ -126,7 +132,9 @@ std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPoli
   for (BatchStrategy strategy : {choice->strategy.value_or(BatchStrategy::Auto), BatchStrategy::Auto}) {
     chosen.strategy = strategy;
     if (auto route = resolve_batch_route(session.context(), chosen, problem, candidates))
-      return SelectedRoute{*route, p, true, options.prefetch.value_or(choice->prefetch.value_or(streaming))};
+      return SelectedRoute{*route, p, true, options.prefetch.value_or(choice->prefetch.value_or(streaming)),
+                           options.streaming_stores.value_or(
+                               choice->streaming_stores.value_or(builtin_stream_c(p, streaming)))};
   }
   return std::nullopt;
 }
@@ -195,9 +203,10 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
     BatchedError e{BatchedErrc::NoRoute, where, route.error().message, route.error(), -1, 0};
     return unexpected(std::move(e));
   }
-  const auto provider = ops::item_provider_of(route->provider);
-  return SelectedRoute{*route, provider.value_or(ops::ItemProvider::Specialized), false,
-                       options.prefetch.value_or(streaming)};
+  const ops::ItemProvider provider =
+      ops::item_provider_of(route->provider).value_or(ops::ItemProvider::Specialized);
+  return SelectedRoute{*route, provider, false, options.prefetch.value_or(streaming),
+                       options.streaming_stores.value_or(builtin_stream_c(provider, streaming))};
 }
 
 }  // namespace tfbench::impl::batched

@@ -58,8 +58,9 @@ double operand_bytes(const GemmBatch<T>& g) {
 }
 
 /// Whether the batch's A, B and C items (their elements, not the padding between them) exceed the
-/// caches. The one test of "streaming": Auto's provider preference, libxsmm's prefetching kernel and
-/// the specialized kernel's non-temporal stores all ask it.
+/// caches. The one test of "streaming" of Auto's built-in rules: its provider preference, libxsmm's
+/// prefetching kernel and the specialized kernel's non-temporal stores all ask it (a tuning replaces
+/// the last two with measured choices).
 template <class T>
 bool streaming_batch(const GemmBatch<T>& g) {
   return operand_bytes(g) > kStreamingBatchBytes;
@@ -90,17 +91,17 @@ KOKKOS_FORCEINLINE_FUNCTION void streaming_stores_done() {
 #endif
 }
 
-/// Whether items of S x S elements of T can stream their C: beta = 0, the batch streams, packed items
-/// of whole 32-byte vectors at 32-byte aligned addresses (host builds with AVX only).
-template <class T, int S>
-bool streams_c(const GemmBatch<T>& g) {
+/// Whether packed items of n x n elements of T can stream their C: beta = 0, items of whole 32-byte
+/// vectors at 32-byte aligned addresses (host builds with AVX only). Whether they do is the route's
+/// choice (ItemsRoute::stream_c).
+template <class T>
+bool streams_c(const GemmBatch<T>& g, const int n) {
 #if defined(TFBENCH_IMPL_STREAM_STORES)
-  constexpr bool whole_vectors =
-      (S * S * sizeof(T)) % 32 == 0 && (std::is_same<T, double>::value || std::is_same<T, float>::value);
-  return whole_vectors && g.beta == T(0) && streaming_batch(g) &&
+  const bool real = std::is_same<T, double>::value || std::is_same<T, float>::value;
+  return real && (std::size_t(n) * n * sizeof(T)) % 32 == 0 && g.beta == T(0) &&
          reinterpret_cast<std::uintptr_t>(g.c.data) % 32 == 0;
 #else
-  (void)g;
+  (void)g, (void)n;
   return false;
 #endif
 }
@@ -427,9 +428,9 @@ decltype(auto) with_specialized_size(int n, F&& f) {
 }
 
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
-/// layout and beta == 0.
+/// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c).
 template <class T, class F>
-decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
+decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, F&& f) {
   const bool beta_zero = g.beta == T(0);
   const ItemLayout layout = classify(g);
   auto by_size = [&](auto size_tag) {
@@ -444,7 +445,8 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
         constexpr bool B0 = decltype(beta_tag)::value;
         switch (layout) {
           case ItemLayout::Packed:
-            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && streams_c<T, S>(g)});
+            return f(
+                FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && stream_c && streams_c(g, S)});
           case ItemLayout::UnitRows:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
           default:
@@ -455,6 +457,13 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, F&& f) {
     }
   };
   return with_specialized_size(has_fixed_kernel(g.m(), g.n(), g.k()) ? g.m() : 0, by_size);
+}
+
+/// Whether the specialized kernel writes this batch's C with streaming stores when its route asks:
+/// packed items with a compile-time kernel that streams_c allows.
+template <class T>
+bool specialized_streams_c(const GemmBatch<T>& g) {
+  return classify(g) == ItemLayout::Packed && has_fixed_kernel(g.m(), g.n(), g.k()) && streams_c(g, g.m());
 }
 
 }  // namespace tfbench::impl::batched

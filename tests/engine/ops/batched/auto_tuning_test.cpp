@@ -4,6 +4,9 @@
 
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <cstdint>
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <vector>
@@ -328,6 +331,56 @@ TEST_CASE("Auto takes libxsmm's prefetching from the tuning; a per-operation cho
                 CHECK(gemm_error(a2, b2, c2) <= 1e-12);
               })
               .has_value());
+}
+
+TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation choice overrides it",
+          "[batched][tuning]") {
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  // The built-in rule streams the specialized kernel's C beyond 2 MiB of operands, wherever the batch
+  // lives; the tuning measured regular stores faster in the L2 and streaming ones from DRAM.
+  auto tuning = std::make_shared<AutoTuning>("stream-tuning", kCaches);
+  for (int threads : {1, 2}) {
+    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L2, threads},
+                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, true});
+    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::LLC, threads},
+                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, false});
+  }
+  // C at 32-byte aligned addresses, where the specialized kernel's streaming stores apply.
+  auto aligned_c = [](Index items) {
+    auto* p = static_cast<double*>(std::aligned_alloc(64, std::size_t(16 * items) * sizeof(double)));
+    REQUIRE(p != nullptr);
+    std::fill(p, p + 16 * items, -1.0);
+    return HostT::from_managed({4, 4, items}, p, [](double* q, Index) { std::free(q); });
+  };
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                // 8192 items of 4 x 4: 3 MiB of operands, in kCaches' LLC (the rule: streaming stores).
+                auto a = random_tensor(4, 4, 8192, 31), b = random_tensor(4, 4, 8192, 32);
+                auto c = aligned_c(8192);
+                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(llc.has_value());
+                CHECK(llc->tuned);
+                CHECK(llc->streaming_stores == std::optional<bool>(false));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                tfbench::ops::BatchedOptions on;
+                on.streaming_stores = true;
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(forced.has_value());
+                CHECK(forced->tuned);
+                CHECK(forced->streaming_stores == std::optional<bool>(true));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                // 1024 items (384 KiB, in kCaches' L2; the rule: regular stores).
+                auto a2 = random_tensor(4, 4, 1024, 34), b2 = random_tensor(4, 4, 1024, 35);
+                auto c2 = aligned_c(1024);
+                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
+                REQUIRE(l2.has_value());
+                CHECK(l2->tuned);
+                CHECK(l2->streaming_stores == std::optional<bool>(true));
+                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
+              })
+              .has_value());
+#endif
 }
 
 TEST_CASE("Auto falls back to the model when the tuning's choice cannot run here", "[batched][tuning]") {

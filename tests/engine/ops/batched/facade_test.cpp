@@ -6,9 +6,11 @@
 
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <complex>
+#include <cstdlib>
 #include <random>
 #include <vector>
 
@@ -429,6 +431,79 @@ TEST_CASE("batched_gemm: Auto prefers libxsmm from n = 8 only for streaming batc
                 REQUIRE(outer.has_value());
                 CHECK(outer->provider == ItemProvider::Specialized);
                 CHECK(gemm_error(ua.view(), ub.view(), uc.view(), none, 1.0, 0.0) <= 1e-12);
+              })
+              .has_value());
+}
+
+TEST_CASE(
+    "batched_gemm: streaming stores of C are a per-operation choice, reported where the items allow them",
+    "[batched][facade]") {
+  namespace batched = tfbench::impl::batched;
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+  constexpr bool specialized_streams = true;  // packed items of whole 32-byte vectors
+#else
+  constexpr bool specialized_streams = false;  // no AVX in this build (or a device compiler)
+#endif
+  // C at 64-byte aligned addresses: libxsmm's streaming kernel stores whole aligned lines.
+  auto aligned_c = [](Index n, Index items) {
+    const std::size_t count = std::size_t(n * n * items);
+    auto* p = static_cast<double*>(std::aligned_alloc(64, count * sizeof(double)));
+    REQUIRE(p != nullptr);
+    std::fill(p, p + count, -1.0);
+    return HostT::from_managed({n, n, items}, p, [](double* q, Index) { std::free(q); });
+  };
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                for (ItemProvider provider : {ItemProvider::Specialized, ItemProvider::Libxsmm}) {
+                  if (provider == ItemProvider::Libxsmm && !batched::libxsmm_compiled()) continue;
+                  for (Index n : {4, 8, 16}) {
+                    const Index items = 96;
+                    auto a = random_tensor(n, n, items, 70 + n), b = random_tensor(n, n, items, 80 + n);
+                    const std::vector<double> unused(std::size_t(n * n * items), 0.0);
+                    // libxsmm stores whole 64-byte lines: not the columns of 4 x 4 f64 items (32 bytes).
+                    const bool allowed = provider == ItemProvider::Specialized ? specialized_streams
+                                                                               : n * sizeof(double) % 64 == 0;
+                    std::vector<BatchStrategy> strategies{BatchStrategy::Sequential};
+                    if (s.context().can_fan_out()) strategies.push_back(BatchStrategy::OuterParallel);
+                    for (BatchStrategy strategy : strategies)
+                      for (bool stream : {true, false}) {
+                        CAPTURE(tfbench::ops::name(provider), n, tfbench::name(strategy), stream);
+                        BatchedOptions o;
+                        o.provider = provider;
+                        o.policy = BatchPolicy{strategy, tfbench::BatchThresholds{}, nullptr};
+                        o.streaming_stores = stream;
+                        auto c = aligned_c(n, items);
+                        auto ran = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, o);
+                        REQUIRE(ran.has_value());
+                        CHECK(gemm_error(a.view(), b.view(), c.view(), unused, 1.0, 0.0) <= 1e-12);
+                        CHECK(ran->streaming_stores == std::optional<bool>(stream && allowed));
+                        const std::string described = tfbench::ops::describe(*ran);
+                        CHECK((described.find("+nt-stores") != std::string::npos) == (stream && allowed));
+                      }
+                  }
+                }
+                // beta = 1 reads C: regular stores whatever the option says.
+                auto a = random_tensor(8, 8, 64, 91), b = random_tensor(8, 8, 64, 92);
+                auto c = aligned_c(8, 64);
+                const std::vector<double> before(c.data(), c.data() + 8 * 8 * 64);
+                BatchedOptions o;
+                o.provider = ItemProvider::Specialized;
+                o.streaming_stores = true;
+                auto accumulated = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 1.0, o);
+                REQUIRE(accumulated.has_value());
+                CHECK(accumulated->streaming_stores == std::optional<bool>(false));
+                CHECK(gemm_error(a.view(), b.view(), c.view(), before, 1.0, 1.0) <= 1e-12);
+                // A solve writes no GEMM output: nothing to report.
+                auto x = aligned_c(8, 64);
+                auto rhs = random_tensor(8, 8, 64, 93);
+                auto solved = tfbench::ops::batched_solve_into(s, a, rhs, x, BatchedOptions{});
+                REQUIRE(solved.has_value());
+                CHECK_FALSE(solved->streaming_stores.has_value());
+                // The built-in rule: a batch in the caches keeps regular stores.
+                auto cached = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(cached.has_value());
+                CHECK(cached->streaming_stores == std::optional<bool>(false));
               })
               .has_value());
 }

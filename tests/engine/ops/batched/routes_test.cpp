@@ -325,8 +325,9 @@ void check_solve_all_routes(int n, int nrhs, std::int64_t count, TestLayout layo
 
 }  // namespace
 
-TEST_CASE("batched gemm: streaming-store items equal regular-store items, and stream only when allowed",
-          "[batched][gemm]") {
+TEST_CASE(
+    "batched gemm: streaming-store items equal regular-store items, and stream only where the items allow",
+    "[batched][gemm]") {
   // 8192 packed 4 x 4 items (3 MiB of operands: a streaming batch) in 64-byte aligned memory.
   constexpr int n = 4;
   const std::int64_t items = 8192, elements = n * n * items;
@@ -341,7 +342,12 @@ TEST_CASE("batched gemm: streaming-store items equal regular-store items, and st
   const batched::GemmBatch<double> streamed{ab, bb, cs, 1.0, 0.0}, plain{ab, bb, cp, 1.0, 0.0};
   using Chunk = batched::FixedGemmChunk<double, n, n, n, batched::ItemLayout::Packed, true>;
 #if defined(TFBENCH_IMPL_STREAM_STORES)
-  CHECK(batched::streams_c<double, n>(streamed));
+  CHECK(batched::streams_c(streamed, n));
+  CHECK(batched::specialized_streams_c(streamed));
+  // A batch that fits the caches allows them too: whether they pay is the route's choice.
+  batched::ItemBatch<double> few = cs;
+  few.count = 64;
+  CHECK(batched::streams_c(batched::GemmBatch<double>{ab, bb, few, 1.0, 0.0}, n));
 #endif
   // Two lanes' chunks, as OuterParallel would run them.
   Chunk{streamed, true}(0, 0, items / 2);
@@ -351,17 +357,18 @@ TEST_CASE("batched gemm: streaming-store items equal regular-store items, and st
   for (std::int64_t i = 0; i < elements; ++i) same = same && c_stream[i] == c_plain[i];
   CHECK(same);
   CHECK(c_plain[0] != 7);
-  // Not allowed: beta != 0 (C is read), a batch that fits the caches, an address off 32 bytes, 3 x 3
-  // items (72 bytes, not whole vectors).
-  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, cs, 1.0, 1.0}));
-  batched::ItemBatch<double> few = cs;
-  few.count = 64;
-  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, few, 1.0, 0.0}));
+  // Not allowed: beta != 0 (C is read), an address off 32 bytes, 3 x 3 items (72 bytes, not whole
+  // vectors), items that are not packed.
+  CHECK_FALSE(batched::streams_c(batched::GemmBatch<double>{ab, bb, cs, 1.0, 1.0}, n));
   batched::ItemBatch<double> off = cs;
   off.data = c_stream + 1;
   off.count = items - 1;
-  CHECK_FALSE(batched::streams_c<double, n>(batched::GemmBatch<double>{ab, bb, off, 1.0, 0.0}));
-  CHECK_FALSE(batched::streams_c<double, 3>(streamed));
+  CHECK_FALSE(batched::streams_c(batched::GemmBatch<double>{ab, bb, off, 1.0, 0.0}, n));
+  CHECK_FALSE(batched::streams_c(streamed, 3));
+  batched::ItemBatch<double> spaced = cs;
+  spaced.bs = 2 * n * n;
+  spaced.count = items / 2;
+  CHECK_FALSE(batched::specialized_streams_c(batched::GemmBatch<double>{ab, bb, spaced, 1.0, 0.0}));
   for (double* p : {a, b, c_stream, c_plain}) std::free(p);
 }
 

@@ -64,18 +64,20 @@ struct TuneOptions {
   std::uint64_t seed = 1;
 };
 
-/// One provider/strategy pair (libxsmm: with and without prefetching) measured for a class.
+/// One provider/strategy pair (libxsmm: with and without prefetching; GEMM items beyond the L1: with
+/// and without streaming stores of C) measured for a class.
 struct TuneCandidate {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   BatchStrategy strategy = BatchStrategy::Sequential;
-  double median_s = 0;           // per operation, the median of the rounds; NaN when it did not run
-  double max_rel_error = 0;      // against the reference, before timing
-  std::string skipped;           // why it did not run (no route, failed its check), else empty
-  std::optional<bool> prefetch;  // libxsmm: its kernel prefetches the next item (else empty)
-  double best_s = 0;             // per operation, the fastest round (what decides); 0: not known
+  double median_s = 0;                   // per operation, the median of the rounds; NaN when it did not run
+  double max_rel_error = 0;              // against the reference, before timing
+  std::string skipped;                   // why it did not run (no route, failed its check), else empty
+  std::optional<bool> prefetch;          // libxsmm: its kernel prefetches the next item (else empty)
+  double best_s = 0;                     // per operation, the fastest round (what decides); 0: not known
+  std::optional<bool> streaming_stores;  // GEMM, specialized and libxsmm: C in streaming stores (else empty)
 
-  ops::TuningChoice choice() const { return {provider, strategy, prefetch}; }
-  /// e.g. "libxsmm+prefetch/outer-parallel".
+  ops::TuningChoice choice() const { return {provider, strategy, prefetch, streaming_stores}; }
+  /// e.g. "libxsmm+prefetch+nt-stores/outer-parallel".
   std::string label() const;
   /// The time a choice is made by: best_s, or median_s where best_s is not known (an older file).
   double decisive_s() const { return best_s > 0 ? best_s : median_s; }

@@ -51,13 +51,17 @@ struct TuningChoice {
   /// libxsmm: whether its kernel prefetches the next item (BatchedOptions::prefetch). Empty: the
   /// built-in rule (on beyond the L2 cache).
   std::optional<bool> prefetch;
+  /// GEMM items of the specialized kernel or libxsmm: whether C is written with streaming stores
+  /// (BatchedOptions::streaming_stores). Empty: the built-in rule.
+  std::optional<bool> streaming_stores;
 
   bool operator==(const TuningChoice& o) const {
-    return provider == o.provider && strategy == o.strategy && prefetch == o.prefetch;
+    return provider == o.provider && strategy == o.strategy && prefetch == o.prefetch &&
+           streaming_stores == o.streaming_stores;
   }
   bool operator!=(const TuningChoice& o) const { return !(*this == o); }
 };
-/// e.g. "libxsmm+prefetch/outer-parallel"; "auto" for a choice without a strategy.
+/// e.g. "libxsmm+prefetch+nt-stores/outer-parallel"; "auto" for a choice without a strategy.
 std::string describe(const TuningChoice& choice);
 
 /// How long one candidate took for a class's batch (per operation; `tune` records its fastest round).

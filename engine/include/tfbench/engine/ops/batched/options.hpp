@@ -32,6 +32,13 @@ struct BatchedOptions {
   /// (streaming). Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9%
   /// faster for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
   std::optional<bool> prefetch;
+  /// GEMM items of the specialized kernel or libxsmm with beta = 0: whether C is written with
+  /// non-temporal (streaming) stores, which skip reading each output line before writing it and leave
+  /// it out of the caches. Empty: the tuning's choice for the problem's class, else the built-in rule
+  /// (the specialized kernel streams batches beyond the L2 cache, libxsmm never). Applied where the
+  /// items allow it (packed specialized items of whole 32-byte vectors; libxsmm columns of whole
+  /// 64-byte lines at 64-byte aligned addresses); BatchRun::streaming_stores says what ran.
+  std::optional<bool> streaming_stores;
 };
 
 /// The route that actually ran.
@@ -42,8 +49,10 @@ struct BatchRun {
   std::int64_t items = 0;
   bool tuned = false;            // Auto took the provider (and strategy) from the policy's AutoTuning
   std::optional<bool> prefetch;  // libxsmm routes: whether its kernel prefetched the next item
+  /// GEMM routes of the specialized kernel and libxsmm: whether C was written with streaming stores.
+  std::optional<bool> streaming_stores;
 };
-/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch (tuned)".
+/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch+nt-stores (tuned)".
 std::string describe(const BatchRun& run);
 
 enum class BatchedErrc {
