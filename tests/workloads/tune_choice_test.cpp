@@ -76,7 +76,7 @@ TEST_CASE("tune: a candidate is dropped as 3x slower only by its better of two r
   CHECK(choice->strategy == BatchStrategy::OuterParallel);
 }
 
-TEST_CASE("tune: the L2's classes include its top octave, where operands begin to spill", "[tuning]") {
+TEST_CASE("tune: the L2's classes include its top octave and the LLC's its bottom one", "[tuning]") {
   using tfbench::ops::MemoryLevel;
   using tfbench::workloads::target_bytes;
   // The Xeon's caches at two threads: two 2 MiB L2s, one 105 MiB LLC.
@@ -92,13 +92,22 @@ TEST_CASE("tune: the L2's classes include its top octave, where operands begin t
   CHECK(l2.back() < 0.75 * caches.l2_bytes);  // (capacity / sqrt 2)
   // The 512-item 16 x 16 f64 batch (3 MiB) at two threads is nearest the edge, not the ladder's top.
   CHECK(std::abs(std::log(3.0 * 1048576 / l2.back())) < std::log(1.1));
-  // One size per level means the level's middle only; the LLC keeps its ladder (no edge class).
+  // One size per level means the level's middle only.
   const std::vector<double> one = target_bytes(MemoryLevel::L2, caches, dram, 1);
   REQUIRE(one.size() == 1);
   CHECK(one[0] == Approx(std::sqrt(caches.l1_bytes * caches.l2_bytes)));
+  CHECK(target_bytes(MemoryLevel::LLC, caches, dram, 1).size() == 1);
+  // The LLC: its bottom octave (the two L2s x sqrt 2, where operands have just left them), then the
+  // ladder (a range of 26x: two sizes); not its top octave.
   const std::vector<double> llc = target_bytes(MemoryLevel::LLC, caches, dram, 3);
-  REQUIRE(llc.size() == 2);
+  REQUIRE(llc.size() == 3);
+  CHECK(std::is_sorted(llc.begin(), llc.end()));
+  CHECK(llc.front() == Approx(caches.l2_bytes * std::sqrt(2.0)));
+  CHECK(llc[1] > 1.5 * llc.front());
   CHECK(llc.back() < caches.llc_bytes / 2);
+  // One thread: the 512-item 16 x 16 f64 batch (3 MiB) is nearest the LLC's bottom class (2.83 MiB).
+  const std::vector<double> llc1 = target_bytes(MemoryLevel::LLC, one_core, dram, 3);
+  CHECK(std::abs(std::log(3.0 * 1048576 / llc1.front())) < std::log(1.1));
   CHECK(target_bytes(MemoryLevel::L1, caches, dram, 3) == std::vector<double>{caches.l1_bytes / 2});
   CHECK(target_bytes(MemoryLevel::DRAM, caches, dram, 3) == std::vector<double>{dram});
   // A narrow L2 (4x its L1): the ladder's one size is within 1.5x of the edge, no edge class is added.

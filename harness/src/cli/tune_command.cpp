@@ -40,7 +40,8 @@ class TuneCommand final : public Command {
     sub->add_option("--sizes-per-level", sizes_per_level_,
                     "operand sizes measured in l2 and llc: one per factor of 8 of the level's range, at "
                     "most this many (1: the level's geometric middle only), and above 1 one more in the "
-                    "L2's top octave, where operands begin to spill; Auto takes the nearest")
+                    "L2's top octave, where operands begin to spill, and one in the LLC's bottom octave, "
+                    "where they have just left the L2; Auto takes the nearest")
         ->default_val(3)
         ->check(CLI::Range(1, 8));
     sub->add_option("--rounds", rounds_,

@@ -40,9 +40,11 @@ DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const
 /// L1; `dram_bytes`, at least twice the LLC, since a batch that fits it is not a DRAM batch). L2 and
 /// the LLC span wide ranges (an LLC from 2 to 300 MiB), and the fastest provider changes inside one
 /// (libxsmm at 3 MiB, the specialized kernel at 25 MiB on a Xeon): one size per factor of 8 of the
-/// range, at most `max_sizes`, each the geometric middle of its part; and in the L2, unless
-/// `max_sizes` is 1, one in its top octave (capacity / sqrt 2), where the operands begin to spill,
-/// when the ladder's last size is more than 1.5x below it. `c`: the caches of the class's threads
+/// range, at most `max_sizes`, each the geometric middle of its part; and, unless `max_sizes` is 1,
+/// one in the L2's top octave (capacity / sqrt 2), where the operands begin to spill, when the
+/// ladder's last size is more than 1.5x below it, and one in the LLC's bottom octave (the L2's
+/// capacity x sqrt 2), where they have just left the L2, when the ladder's first size is more than
+/// 1.5x above it. `c`: the caches of the class's threads
 /// (caches_for_threads: with two threads the L2 range ends at twice one core's L2).
 std::vector<double> target_bytes(ops::MemoryLevel level, const ops::CacheSizes& c, double dram_bytes,
                                  int max_sizes);
@@ -56,7 +58,8 @@ struct TuneOptions {
   ops::CacheSizes caches;                   // the level boundaries (detect_cache_sizes())
   double dram_bytes = 256.0 * 1024 * 1024;  // operand bytes of a DRAM class (at least 2x the LLC)
   int max_sizes_per_level = 3;              // L2 and LLC: one size per factor of 8 of the level, at most this
-                                            // (target_bytes), and one in the L2's top octave unless 1
+                                            // (target_bytes), and one in the L2's top octave and one in
+                                            // the LLC's bottom octave unless 1
   std::vector<DType> dtypes{DType::F64, DType::F32};  // element types (f64 and f32 are tuned)
   bool gemm = true, solve = true;                     // which families
   int rounds = 5;                                     // interleaved rounds; each candidate's median decides
