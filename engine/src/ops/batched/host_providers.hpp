@@ -43,8 +43,8 @@ bool libxsmm_streams_c(const GemmBatch<T>& g) {
 }
 
 /// The libxsmm kernel for a batch, prefetching the next item's operands or not, storing C with
-/// streaming stores when `stream_c` and the batch allows it (libxsmm_streams_c), or null when libxsmm
-/// does not apply to it (layout, scalars, dtype).
+/// streaming stores when `stream_c` (precondition: libxsmm_streams_c(g), which the caller checked:
+/// the lanes need the answer too), or null when libxsmm does not apply to it (layout, scalars, dtype).
 template <class T>
 XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g, bool prefetch, bool stream_c) {
   if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value) {
@@ -52,7 +52,7 @@ XsmmKernel<T> libxsmm_kernel_for(const GemmBatch<T>& g, bool prefetch, bool stre
     if (g.alpha != T(1) || !(g.beta == T(0) || g.beta == T(1))) return nullptr;
     auto ld = [](const ItemBatch<const T>& x) { return x.cs > x.rows ? x.cs : std::ptrdiff_t(x.rows); };
     return libxsmm_kernel(g.m(), g.n(), g.k(), ld(g.a), ld(g.b), ld(ItemBatch<const T>(g.c)), g.alpha, g.beta,
-                          prefetch, stream_c && libxsmm_streams_c(g));
+                          prefetch, stream_c);
   } else {
     return nullptr;
   }

@@ -4,13 +4,11 @@
 
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-#include <cstdint>
-#include <cstdlib>
 #include <memory>
 #include <random>
 #include <vector>
 
+#include "batched_test_support.hpp"
 #include "ops/batched/host_providers.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/backend.hpp"
@@ -345,13 +343,8 @@ TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation cho
     tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::LLC, threads},
                 {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, false});
   }
-  // C at 32-byte aligned addresses, where the specialized kernel's streaming stores apply.
-  auto aligned_c = [](Index items) {
-    auto* p = static_cast<double*>(std::aligned_alloc(64, std::size_t(16 * items) * sizeof(double)));
-    REQUIRE(p != nullptr);
-    std::fill(p, p + 16 * items, -1.0);
-    return HostT::from_managed({4, 4, items}, p, [](double* q, Index) { std::free(q); });
-  };
+  // C at aligned addresses, where the specialized kernel's streaming stores apply.
+  auto aligned_c = [](Index items) { return tfbench::testing::aligned_items(4, items, -1.0); };
   auto backend = backend_with(tuning);
   REQUIRE(backend
               .with_session([&](Session& s) {

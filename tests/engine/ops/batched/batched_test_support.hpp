@@ -7,14 +7,29 @@
 #include <algorithm>
 #include <complex>
 #include <cstdint>
+#include <cstdlib>
+#include <new>
 #include <random>
 #include <string>
 #include <vector>
 
 #include "ops/batched/item_batch.hpp"
 #include "tfbench/engine/ops/impl/kernels.hpp"
+#include "tfbench/engine/storage/storage.hpp"
 
 namespace tfbench::testing {
+
+/// A packed [n, n, items] host tensor of `fill` at a 64-byte aligned address: the items where the
+/// specialized kernel's and libxsmm's streaming stores of C apply (a std::vector's memory is 16-byte
+/// aligned, or page + 16 when large).
+inline Tensor<double, Rank<3>, Host> aligned_items(Index n, Index items, double fill) {
+  const std::size_t count = static_cast<std::size_t>(n * n * items);
+  auto* p = static_cast<double*>(std::aligned_alloc(64, (count * sizeof(double) + 63) / 64 * 64));
+  if (p == nullptr) throw std::bad_alloc();
+  std::fill(p, p + count, fill);
+  return Tensor<double, Rank<3>, Host>::from_managed({n, n, items}, p,
+                                                     [](double* q, Index) { std::free(q); });
+}
 
 /// Item layouts the tests run: compact items back to back; a padded leading dimension; items
 /// interleaved along the batch (batch stride 1); row-major items; items stored in reverse order

@@ -10,10 +10,10 @@
 #include <array>
 #include <cmath>
 #include <complex>
-#include <cstdlib>
 #include <random>
 #include <vector>
 
+#include "batched_test_support.hpp"
 #include "ops/batched/host_providers.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/backend.hpp"
@@ -445,13 +445,7 @@ TEST_CASE(
   constexpr bool specialized_streams = false;  // no AVX in this build (or a device compiler)
 #endif
   // C at 64-byte aligned addresses: libxsmm's streaming kernel stores whole aligned lines.
-  auto aligned_c = [](Index n, Index items) {
-    const std::size_t count = std::size_t(n * n * items);
-    auto* p = static_cast<double*>(std::aligned_alloc(64, count * sizeof(double)));
-    REQUIRE(p != nullptr);
-    std::fill(p, p + count, -1.0);
-    return HostT::from_managed({n, n, items}, p, [](double* q, Index) { std::free(q); });
-  };
+  auto aligned_c = [](Index n, Index items) { return tfbench::testing::aligned_items(n, items, -1.0); };
   auto backend = backend_for_test();
   REQUIRE(backend
               .with_session([&](Session& s) {
