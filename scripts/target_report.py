@@ -12,6 +12,12 @@ of those per-round ratios with a distribution-free 90% interval for it (order st
 paired ratios). A verdict whose interval contains the bound is marked "within noise": the median met
 or missed it, but this run cannot tell the two apart; more repetitions would.
 
+After the targets come the run's measurement notes, and the cases they concern are marked on their
+target lines: rows timed on a busy host (other work or the hypervisor's steal took more than 10% of
+the worker's CPUs: the row's `host.other_cpu` / `host.steal` metrics), and an engine:auto row that
+ran exactly the route of a forced engine variant of its case yet took a clearly different time (a
+measurement artefact of that instance, not Auto's choice).
+
   target_report.py FILE [--markdown]
 
 Exit 0 when the file could be read (missed targets are reported, not an error: targets live in
@@ -183,6 +189,65 @@ def targets(rows):
     return sorted(out)
 
 
+BUSY_HOST_SHARE = 0.10  # harness/src/run/host_load.hpp kBusyHostShare
+# Auto and a forced variant on the same route differ clearly: the paired ratio beyond this factor and
+# its 90% interval beyond ARTEFACT_INTERVAL (both sides of 1 alike).
+ARTEFACT_RATIO, ARTEFACT_INTERVAL = 1.25, 1.1
+
+
+def _route(row):
+    """The route a batched engine row took, from its metrics (None: no route recorded)."""
+    keys = {k: v for k, v in _metrics(row).items() if k.startswith("route.") and k not in ("route.tuned",
+                                                                                          "route.items")}
+    return tuple(sorted(keys.items())) or None
+
+
+def _route_text(route):
+    parts = []
+    for key, value in route:
+        name = key[len("route."):]
+        if name.startswith(("provider.", "strategy.")):
+            parts.append(name.split(".", 1)[1])
+        elif name == "lanes":
+            parts.append(f"{value:g} lane(s)")
+        elif value:
+            parts.append(name.replace("_", " "))
+    return ", ".join(parts)
+
+
+def measurement_notes(rows):
+    """(where, tag, text) for each row timed on a busy host and each Auto row whose time disagrees
+    with a forced variant's on the same route."""
+    notes = []
+    for row in rows:
+        if row["status"] != "ok":
+            continue
+        m = _metrics(row)
+        other, steal = m.get("host.other_cpu"), m.get("host.steal")
+        if (other or 0) > BUSY_HOST_SHARE or (steal or 0) > BUSY_HOST_SHARE:
+            notes.append((_where(row), "busy host",
+                          f"{row['variant']} timed on a busy host: other work {100 * (other or 0):.0f}% of "
+                          f"the worker's CPUs, steal {100 * (steal or 0):.0f}%"))
+    for variants in _by_group(rows).values():
+        auto = variants.get("engine:auto")
+        if auto is None or auto["status"] != "ok" or _route(auto) is None:
+            continue
+        for name, forced in sorted(variants.items()):
+            if not name.startswith("engine:") or name == "engine:auto" or forced["status"] != "ok":
+                continue
+            if _route(forced) != _route(auto):
+                continue
+            ratio, (lo, hi) = paired_ratio(auto, forced)
+            slower = ratio > ARTEFACT_RATIO and lo > ARTEFACT_INTERVAL
+            faster = ratio < 1 / ARTEFACT_RATIO and hi < 1 / ARTEFACT_INTERVAL
+            if slower or faster:
+                notes.append((_where(auto), "same route, other time",
+                              f"engine:auto ran the route of {name} ({_route_text(_route(auto))}) but took "
+                              f"{ratio:.2f}x its time {_interval_text((lo, hi))}: a measurement artefact of "
+                              "one instance, not Auto's choice; measure the case again"))
+    return sorted(notes)
+
+
 def _meets(value, bound, op):
     return {">=": value >= bound, "<": value < bound, "<=": value <= bound}[op]
 
@@ -203,7 +268,15 @@ def _interval_text(interval):
     return f"[{lo:.3g}, {hi:.3g}]" if math.isfinite(lo) and math.isfinite(hi) else "-"
 
 
-def _print_lines(lines, markdown):
+def _print_lines(lines, markdown, notes=()):
+    tags = {}
+    for where, tag, _ in notes:
+        tags.setdefault(where, set()).add(tag)
+
+    def marked(where):
+        found = sorted({t for w, ts in tags.items() if where.startswith(w) for t in ts})
+        return where + (" [" + "; ".join(found) + "]" if found else "")
+
     if markdown:
         print("| case | target | measured | 90% interval | bound | verdict |\n"
               "| --- | --- | --- | --- | --- | --- |")
@@ -212,12 +285,17 @@ def _print_lines(lines, markdown):
         v = verdict(value, bound, op, interval)
         counts[v] = counts.get(v, 0) + 1
         shown = f"{value:.3g}" if math.isfinite(value) else note
+        where = marked(where)
         if markdown:
             print(f"| {where} | {what} | {shown} | {_interval_text(interval)} | {op} {bound:g} | {v} |")
         else:
             print(f"{v:22s} {what:38s} {shown:>8s} {_interval_text(interval):>16s} ({op} {bound:g})  {where}")
     summary = ", ".join(f"{counts[k]} {k}" for k in sorted(counts))
     print(f"\n{len(lines)} targets: {summary}")
+    if notes:
+        print(f"\nmeasurement notes ({len(notes)}):")
+        for where, _, text in notes:
+            print(f"- {where}: {text}")
 
 
 def main():
@@ -230,12 +308,13 @@ def main():
     except (OSError, ResultsFormatError) as e:
         print(f"target_report: {e}", file=sys.stderr)
         return 2
-    lines = targets(result.rows())
+    rows = list(result.rows())
+    lines = targets(rows)
     if not lines:
         print("target_report: no rows of a family with a target in this file", file=sys.stderr)
         return 2
     try:
-        _print_lines(lines, args.markdown)
+        _print_lines(lines, args.markdown, measurement_notes(rows))
     except BrokenPipeError:  # a pager or `head` closed the pipe: not an error
         sys.stderr.close()
     return 0

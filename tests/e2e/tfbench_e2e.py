@@ -163,6 +163,11 @@ def test_smoke():
         if (r["group_id"], r["threads"]) in ok_peer_groups:
             check(r["fastest_peer"] != "" and r["speedup_vs_fastest_peer"] > 0, "fastest peer and speedup recorded")
         check(isinstance(json.loads(r["params"]), dict), "params is a JSON object")
+        # The host's load over the row's samples: shares of the worker's CPUs (Linux /proc), where the
+        # samples span enough ticks (these rows are mostly too short: test_host_load).
+        metrics = json.loads(r["metrics"])
+        for key in ("host.other_cpu", "host.steal"):
+            check(0.0 <= metrics.get(key, 0.0) <= 1.0, "%s of %s: %s" % (key, r["case_id"], metrics))
     triads = [r for r in rows if r["family"] == "bandwidth_control" and r["status"] == "ok"]
     check(triads and all(r["fastest_peer"] == "peer:openmp" for r in triads), "triad rows against their OpenMP peer")
     header = h5dump_reads(out)
@@ -171,6 +176,32 @@ def test_smoke():
     _, report, _ = tfbench("report", out, expect=0)
     check(only_run(out) in report, "report names the run")
     check("peer:openmp" in report and "GB/s" in report, "report shows rows with rates")
+
+
+def test_host_load():
+    """A process spinning beside the worker is recorded as other work on its CPUs (host.other_cpu),
+    and the progress line says the row was timed on a busy host; without it the row says less."""
+    spinner = subprocess.Popen([sys.executable, "-c", "while True: pass"])
+    try:
+        busy = fresh("host_load_busy.h5")
+        _, stdout, _ = tfbench("run", config("host_load.yaml"), "--ceilings", "off", "--out", busy, expect=0)
+    finally:
+        spinner.kill()
+        spinner.wait()
+    _, _, rows = rows_of(busy)
+    check(len(rows) == 1 and rows[0]["status"] == "ok", "one ok row: %s" % [r["status"] for r in rows])
+    metrics = json.loads(rows[0]["metrics"])
+    # The spinner holds one CPU of the worker's set (less the hypervisor's steal).
+    share = 1.0 / len(os.sched_getaffinity(0))
+    check(metrics.get("host.other_cpu", 0.0) >= 0.5 * share, "the spinner is other work: %s" % metrics)
+    check(0.0 <= metrics.get("host.steal", -1.0) <= 1.0, "steal recorded: %s" % metrics)
+    check("on a busy host (other work" in stdout, "the progress line says so: " + stdout)
+    quiet = fresh("host_load_quiet.h5")
+    tfbench("run", config("host_load.yaml"), "--ceilings", "off", "--out", quiet, expect=0)
+    _, _, rows = rows_of(quiet)
+    quiet_metrics = json.loads(rows[0]["metrics"])
+    check(quiet_metrics["host.other_cpu"] < metrics["host.other_cpu"],
+          "less other work without the spinner: %s vs %s" % (quiet_metrics, metrics))
 
 
 def test_verification():
@@ -1024,6 +1055,7 @@ def test_roofline():
 TESTS = {
     "roofline": test_roofline,
     "smoke": test_smoke,
+    "host_load": test_host_load,
     "tuning": test_tuning,
     "verification": test_verification,
     "crash": test_crash,

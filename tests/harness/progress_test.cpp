@@ -145,5 +145,33 @@ TEST_CASE("a slow finished part scales the time left by at most 4x (a case kille
   CHECK(progress.remaining() >= 0.003);
 }
 
+TEST_CASE("a row timed while other work took more than a tenth of the CPUs says so", "[progress]") {
+  auto ok = [](const std::string& variant, const std::string& metrics) {
+    ResultRow r = finished(variant);
+    r.status = RowStatus::Ok;
+    r.error.clear();
+    r.median_s = 1e-3;
+    r.metrics = metrics;
+    return r;
+  };
+  std::ostringstream out;
+  impl::Progress progress(out, nullptr, 4, 10.0);
+  progress.done(ok("quiet", R"({"host.other_cpu":0.02,"host.steal":0.01})"), 1.0);
+  progress.done(ok("busy", R"({"host.other_cpu":0.35,"host.steal":0.01,"route.lanes":2})"), 1.0);
+  progress.done(ok("stolen", R"({"host.other_cpu":0.0,"host.steal":0.2})"), 1.0);
+  progress.done(ok("unmeasured", "{}"), 1.0);
+  const std::string text = out.str();
+  const auto line = [&](const std::string& variant) {
+    const auto at = text.find("fake/n=1/" + variant);
+    return text.substr(at, text.find('\n', at) - at);
+  };
+  CHECK(line("quiet").find("busy host") == std::string::npos);
+  CHECK(line("busy").find("on a busy host (other work 35% of the worker's CPUs, steal 1") !=
+        std::string::npos);
+  CHECK(line("stolen").find("steal 20") != std::string::npos);
+  CHECK(line("unmeasured").find("busy host") == std::string::npos);
+  CHECK(line("busy").find(", ok") != std::string::npos);
+}
+
 }  // namespace
 }  // namespace tfbench::harness

@@ -2,6 +2,9 @@
 per-round ratios in the file, "within noise" when the interval of those ratios straddles the bound,
 the 1 -> 2 thread scaling of compute-bound batches, Markdown output, exit codes."""
 
+import contextlib
+import io
+import json
 import math
 import os
 import subprocess
@@ -131,9 +134,6 @@ class TargetReportTest(unittest.TestCase):
         self.assertIn("target_report:", r.stderr)
 
 
-if __name__ == "__main__":
-    unittest.main()
-
 
 class RooflineTargetsTest(unittest.TestCase):
     """Issue 19 item 2: Auto's fraction of its roofline bound by n, and no row above 1.05."""
@@ -167,3 +167,70 @@ class RooflineTargetsTest(unittest.TestCase):
         self.assertEqual(target_report._roofline_targets([row]), [])
         del row["roofline_fraction"]  # a file of an older writer
         self.assertEqual(target_report._roofline_targets([row]), [])
+
+
+class MeasurementNotesTest(unittest.TestCase):
+    """Rows timed on a busy host, and Auto measured off a forced variant that ran its very route."""
+
+    ROUTE = {"route.lanes": 2, "route.items": 512, "route.provider.specialized": 1,
+             "route.strategy.outer-parallel": 1}
+
+    @staticmethod
+    def row(variant, factor, metrics, threads=2):
+        samples = factor * np.linspace(0.98, 1.02, 9)
+        return {"family": "packed_small", "variant": variant, "variant_kind": "engine", "status": "ok",
+                "params": '{"n": 8, "batch": 512}', "threads": threads, "group_id": "packed_small/n=8",
+                "exec_space": "openmp", "samples": samples, "median_s": float(np.median(samples)),
+                "metrics": json.dumps(metrics)}
+
+    def test_busy_host_rows(self):
+        rows = [self.row("engine:auto", 1.0, {"host.other_cpu": 0.3, "host.steal": 0.0}),
+                self.row("engine:sequential", 1.0, {"host.other_cpu": 0.02, "host.steal": 0.2}),
+                self.row("peer:libxsmm", 1.0, {"host.other_cpu": 0.05, "host.steal": 0.05}),
+                self.row("peer:eigen", 1.0, {})]  # a file of an older writer: nothing measured
+        notes = target_report.measurement_notes(rows)
+        self.assertEqual([n[1] for n in notes], ["busy host", "busy host"], notes)
+        texts = " ".join(n[2] for n in notes)
+        self.assertIn("engine:auto timed on a busy host: other work 30%", texts)
+        self.assertIn("engine:sequential timed on a busy host: other work 2% of the worker's CPUs, steal 20%",
+                      texts)
+
+    def test_same_route_other_time(self):
+        tuned = dict(self.ROUTE, **{"route.tuned": 1})
+        rows = [self.row("engine:auto", 2.5, tuned), self.row("engine:outer_parallel", 1.0, self.ROUTE),
+                self.row("engine:sequential", 1.6, {"route.lanes": 1, "route.items": 512,
+                                                    "route.provider.specialized": 1,
+                                                    "route.strategy.sequential": 1})]
+        notes = target_report.measurement_notes(rows)
+        self.assertEqual(len(notes), 1, notes)  # not against sequential: another route
+        where, tag, text = notes[0]
+        self.assertEqual(tag, "same route, other time")
+        self.assertIn("engine:auto ran the route of engine:outer_parallel (2 lane(s), specialized, "
+                      "outer-parallel) but took 2.5", text)
+        # Within the agreement band, or on another route: nothing to say.
+        close = [self.row("engine:auto", 1.1, tuned), self.row("engine:outer_parallel", 1.0, self.ROUTE)]
+        self.assertEqual(target_report.measurement_notes(close), [])
+        other = dict(self.ROUTE, **{"route.streaming_stores": 1})
+        apart = [self.row("engine:auto", 2.5, other), self.row("engine:outer_parallel", 1.0, self.ROUTE)]
+        self.assertEqual(target_report.measurement_notes(apart), [])
+        # Faster by as much is as suspect.
+        fast = [self.row("engine:auto", 0.4, tuned), self.row("engine:outer_parallel", 1.0, self.ROUTE)]
+        self.assertEqual(len(target_report.measurement_notes(fast)), 1)
+
+    def test_marked_target_lines_and_the_notes_section(self):
+        rows = [self.row("engine:auto", 2.5, dict(self.ROUTE, **{"host.other_cpu": 0.4, "host.steal": 0.0})),
+                self.row("engine:outer_parallel", 1.0, self.ROUTE)]
+        lines = [(target_report._where(rows[0]), "auto / fastest peer", 0.9, 1.0, ">=", "", stats.NO_INTERVAL),
+                 ("packed_small batch=512,n=16 threads=2", "auto / fastest peer", 1.1, 1.0, ">=", "",
+                  stats.NO_INTERVAL)]
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            target_report._print_lines(lines, False, target_report.measurement_notes(rows))
+        text = out.getvalue().splitlines()
+        self.assertTrue(text[0].endswith("threads=2 [busy host; same route, other time]"), text[0])
+        self.assertTrue(text[1].endswith("n=16 threads=2"), text[1])
+        self.assertIn("measurement notes (2):", text)
+
+
+if __name__ == "__main__":
+    unittest.main()

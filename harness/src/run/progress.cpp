@@ -1,5 +1,8 @@
 #include "run/progress.hpp"
 
+#include "run/host_load.hpp"
+#include "tfbench/harness/json.hpp"
+
 #include "tfbench/harness/plan.hpp"
 #include "tfbench/harness/rows.hpp"
 #include "tfbench/harness/text.hpp"
@@ -12,6 +15,21 @@ namespace {
 constexpr double kFirstHeartbeatSeconds = 30.0;
 // The most the time left is scaled up by the finished part's pace (remaining()).
 constexpr double kMaxSlowdown = 4.0;
+
+/// ", on a busy host (other work 23% of the worker's CPUs, steal 1%)" for a row whose samples ran
+/// while other work or the hypervisor took more than kBusyHostShare of the CPUs; else empty.
+std::string busy_host_note(const ResultRow& row) {
+  const Json metrics = Json::parse(row.metrics, nullptr, false);
+  if (!metrics.is_object()) return "";
+  const auto share = [&](const char* key) {
+    const auto it = metrics.find(key);
+    return it != metrics.end() && it->is_number() ? it->get<double>() : 0.0;
+  };
+  const double other = share("host.other_cpu"), steal = share("host.steal");
+  if (!(other > kBusyHostShare || steal > kBusyHostShare)) return "";
+  return ", on a busy host (other work " + format_percent(other) + " of the worker's CPUs, steal " +
+         format_percent(steal) + ")";
+}
 }  // namespace
 
 Progress::Progress(std::ostream& out, std::ostream* status, std::size_t total_rows, double estimate_s,
@@ -90,7 +108,7 @@ void Progress::done(const ResultRow& row, double weight) {
                   ? ", fastest peer"
                   : ", " + format_speedup(row.speedup_vs_fastest_peer) + " vs " + row.fastest_peer;
     }
-    line += ", ok";
+    line += busy_host_note(row) + ", ok";
   } else {
     line += name(row.status) + (row.error.empty() ? "" : ": " + row.error);
   }

@@ -1,5 +1,7 @@
 #include "run/timing.hpp"
 
+#include "tfbench/workloads/helper_processes.hpp"
+
 #include <benchmark/benchmark.h>
 #include <Kokkos_Core.hpp>
 
@@ -76,11 +78,18 @@ double timed_batch(TimedVariant* v, std::int64_t batch) {
   return timed_by_instance ? self_timed + static_cast<double>(batch) * v->delay_us * 1e-6 : wall;
 }
 
-/// The body Google Benchmark runs: each of its iterations is one timed batch.
-void timed_body(benchmark::State& state, TimedVariant* v, std::int64_t batch) {
+std::optional<CpuTicks> ticks_now() {
+  return read_cpu_ticks(CpuSet::allowed(), workloads::helper_processes());
+}
+
+/// The body Google Benchmark runs: each of its iterations is one timed batch. A round's sample
+/// (`load` set) also adds the host's load over its iterations.
+void timed_body(benchmark::State& state, TimedVariant* v, std::int64_t batch, bool load) {
   if (v->on_start) v->on_start();
   try {
+    const auto before = load ? ticks_now() : std::nullopt;
     for (auto _ : state) state.SetIterationTime(timed_batch(v, batch));
+    if (load) v->host_load.add(before, ticks_now());
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   } catch (...) {
@@ -124,7 +133,7 @@ void time_interleaved(std::vector<TimedVariant>& variants, const TimingSettings&
       continue;
     }
     benchmark::ClearRegisteredBenchmarks();
-    benchmark::RegisterBenchmark(bench_name(i).c_str(), timed_body, &v, batch[i])
+    benchmark::RegisterBenchmark(bench_name(i).c_str(), timed_body, &v, batch[i], false)
         ->MinTime(settings.min_time * kCalibrationShare)
         ->Repetitions(1)
         ->UseManualTime();
@@ -150,7 +159,7 @@ void time_interleaved(std::vector<TimedVariant>& variants, const TimingSettings&
     std::shuffle(order.begin(), order.end(), rng);
     benchmark::ClearRegisteredBenchmarks();
     for (std::size_t i : order) {
-      benchmark::RegisterBenchmark(bench_name(i).c_str(), timed_body, &variants[i], batch[i])
+      benchmark::RegisterBenchmark(bench_name(i).c_str(), timed_body, &variants[i], batch[i], true)
           ->Iterations(iterations[i])
           ->Repetitions(1)
           ->UseManualTime();

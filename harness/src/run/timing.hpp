@@ -3,7 +3,9 @@
 // min_time (and doubles as warm-up); then `repetitions` rounds, each running every variant of the
 // case once in a fresh random order (A B C, C A B, ...), so that drift of the machine hits all
 // variants alike. Manual time: fences before reading the clock on both sides of the timed runs.
+// Around each round's sample the host's load is read (host_load.hpp), outside the timed batches.
 
+#include "run/host_load.hpp"
 #include "tfbench/workloads/family.hpp"
 
 #include <cstdint>
@@ -23,6 +25,7 @@ struct TimedVariant {
   std::vector<double> samples;       // seconds per run, one per round
   std::string error;                 // set when a run threw; the variant is dropped from later rounds
   double calibration_s = 0.0;        // wall time of the calibration pass
+  HostLoad host_load;                // what else ran on the worker's CPUs during the samples
 };
 
 struct TimingSettings {

@@ -278,7 +278,12 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
     row.pool_hits = counts.pool_hits;
     row.transfers = counts.transfers;
     row.bytes_retained = counts.bytes_retained;
-    row.metrics = dump_json(Json(instance.metrics()));
+    std::map<std::string, double> metrics = instance.metrics();
+    if (timed.host_load.measured()) {  // the harness's own, beside the workload's (docs/results-format.md)
+      metrics["host.other_cpu"] = timed.host_load.other();
+      metrics["host.steal"] = timed.host_load.steal();
+    }
+    row.metrics = dump_json(Json(metrics));
   } catch (const std::exception& e) {
     fail(row, RowStatus::Error, std::string("after timing: ") + e.what());
   }

@@ -2,6 +2,7 @@
 
 #include "tfbench/engine/exec/cpu_set.hpp"
 #include "tfbench/workloads/family.hpp"
+#include "tfbench/workloads/helper_processes.hpp"
 
 #include <fcntl.h>
 #include <omp.h>
@@ -95,6 +96,7 @@ void PythonPeerRunner::stop_locked() {
       waitpid(child_, &status, 0);
     }
   }
+  if (child_ > 0) remove_helper_process(child_);
   if (fd_ >= 0) close(fd_);
   fd_ = -1;
   child_ = 0;
@@ -104,6 +106,7 @@ void PythonPeerRunner::stop_locked() {
 void PythonPeerRunner::ensure_started_locked() {
   if (owner_ != getpid()) {
     // A forked child inherited the parent's runner: that process is not ours to talk to.
+    if (child_ > 0) remove_helper_process(child_);  // the parent's runner, not this process's
     if (fd_ >= 0) close(fd_);
     fd_ = -1;
     child_ = 0;
@@ -158,6 +161,7 @@ void PythonPeerRunner::ensure_started_locked() {
   close(fds[1]);
   fd_ = fds[0];
   child_ = pid;
+  add_helper_process(pid);  // its CPU time is the peer's measurement, not interference
 }
 
 std::string PythonPeerRunner::exchange_locked(const std::string& line) {
@@ -198,6 +202,7 @@ std::string PythonPeerRunner::exchange_locked(const std::string& line) {
         if (WIFEXITED(status)) why = "exited with status " + std::to_string(WEXITSTATUS(status));
         if (WIFSIGNALED(status)) why = "was killed by signal " + std::to_string(WTERMSIG(status));
       }
+      remove_helper_process(child_);
       close(fd_);
       fd_ = -1;
       child_ = 0;

@@ -1,0 +1,64 @@
+#pragma once
+// What else ran on the worker's CPUs while its variants were timed: other processes' and the
+// kernel's CPU time, and the time the hypervisor took from the virtual CPUs (steal), each as a share
+// of those CPUs' capacity over the timed intervals. From the tick counters of /proc/stat and
+// /proc/<pid>/stat (USER_HZ: 10 ms ticks), so meaningful over a row's samples together, not for one
+// short sample. The worker's own time and its helper processes' (the Python peers' runners) are
+// not interference and are subtracted.
+
+#include "tfbench/engine/exec/cpu_set.hpp"
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+namespace tfbench::harness::impl {
+
+/// Rows measured while other work or steal took more than this share of the worker's CPUs are
+/// reported as measured on a busy host (progress line, scripts/target_report.py).
+constexpr double kBusyHostShare = 0.10;
+/// Below this many ticks of capacity over a row's samples (0.4 CPU-seconds; a tick is then at most
+/// 2.5%) the shares say nothing and are not reported: a row of a few 5 ms samples spans 0-4 ticks.
+constexpr std::uint64_t kMinHostTicks = 40;
+
+/// Tick counters at one instant.
+struct CpuTicks {
+  std::uint64_t busy = 0;   // user, nice, system, irq and softirq time of the CPUs read
+  std::uint64_t steal = 0;  // taken by the hypervisor
+  std::uint64_t total = 0;  // every state, steal included
+  std::uint64_t self = 0;   // utime + stime of this process (all its threads)
+  std::vector<std::pair<pid_t, std::uint64_t>> helpers;  // the same for each helper process
+};
+
+/// The busy, steal and total sums of /proc/stat's `cpuN` lines for the CPUs in `cpus` (`text`: the
+/// file's contents); nullopt when none of them is listed.
+std::optional<CpuTicks> parse_proc_stat(const std::string& text, const CpuSet& cpus);
+/// utime + stime of a /proc/<pid>/stat line; nullopt when it does not parse.
+std::optional<std::uint64_t> parse_process_ticks(const std::string& text);
+
+/// Now, for `cpus`, this process and `helpers` (a helper that cannot be read is left out); nullopt
+/// where /proc cannot be read (not Linux).
+std::optional<CpuTicks> read_cpu_ticks(const CpuSet& cpus, const std::vector<pid_t>& helpers);
+
+/// The load over a set of intervals (a row's samples).
+class HostLoad {
+ public:
+  /// One interval; ignored when either end is missing.
+  void add(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after);
+  /// Whether the intervals span kMinHostTicks.
+  bool measured() const { return total_ >= kMinHostTicks; }
+  /// Other processes' and the kernel's share of the CPUs' capacity (NaN: not measured).
+  double other() const;
+  /// The hypervisor's share (NaN: not measured).
+  double steal() const;
+  bool busy() const { return measured() && (other() > kBusyHostShare || steal() > kBusyHostShare); }
+
+ private:
+  std::uint64_t other_ = 0, steal_ = 0, total_ = 0;
+};
+
+}  // namespace tfbench::harness::impl
