@@ -189,7 +189,7 @@ def targets(rows):
     return sorted(out)
 
 
-BUSY_HOST_SHARE = 0.10  # harness/src/run/host_load.hpp kBusyHostShare
+BUSY_HOST_SHARE = 0.10  # workloads/include/tfbench/workloads/host_load.hpp kBusyHostShare
 # Auto and a forced variant on the same route differ clearly: the paired ratio beyond this factor and
 # its 90% interval beyond ARTEFACT_INTERVAL (both sides of 1 alike).
 ARTEFACT_RATIO, ARTEFACT_INTERVAL = 1.25, 1.1

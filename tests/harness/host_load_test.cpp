@@ -2,7 +2,7 @@
 // the kernel, the hypervisor's steal), from /proc's tick counters, with the worker's own time and its
 // helper processes' subtracted.
 
-#include "run/host_load.hpp"
+#include "tfbench/workloads/host_load.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -14,7 +14,7 @@
 #include <cmath>
 #include <thread>
 
-namespace tfbench::harness::impl {
+namespace tfbench::workloads {
 namespace {
 
 // user nice system idle iowait irq softirq steal guest guest_nice
@@ -99,8 +99,7 @@ TEST_CASE("other work is the CPUs' busy time less the worker's and its helpers',
   CHECK(alone.other() == 0.0);
 }
 
-TEST_CASE("a process spinning beside the worker is other work, and none once it is a helper",
-          "[host_load]") {
+TEST_CASE("a process spinning beside the worker is other work, and none once it is a helper", "[host_load]") {
   const pid_t spinner = fork();
   REQUIRE(spinner >= 0);
   if (spinner == 0) {
@@ -131,4 +130,4 @@ TEST_CASE("a process spinning beside the worker is other work, and none once it 
 }
 
 }  // namespace
-}  // namespace tfbench::harness::impl
+}  // namespace tfbench::workloads

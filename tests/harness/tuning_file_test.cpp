@@ -135,6 +135,54 @@ TEST_CASE("tuning file: another CPU or build is refused with the field that diff
   std::remove(path.c_str());
 }
 
+TEST_CASE("tuning file: the host's load per class; a class still busy after its retries is not used",
+          "[tuning]") {
+  const std::string path = temp_path("busy.json");
+  TuningFile file = sample_file();
+  file.classes[0].host_other_cpu = 0.04;
+  file.classes[0].host_steal = 0.01;
+  file.classes[0].attempts = 2;           // busy once, quiet the second time: used
+  file.classes[2].host_other_cpu = 0.45;  // the f32 class: busy after its retries
+  file.classes[2].host_steal = 0.0;
+  file.classes[2].attempts = 3;
+  file.classes[2].busy_host = true;
+  write_tuning_file(path, file);
+  const TuningFile back = read_tuning_file(path);
+  CHECK(back.classes[0].host_other_cpu == 0.04);
+  CHECK(back.classes[0].host_steal == 0.01);
+  CHECK(back.classes[0].attempts == 2);
+  CHECK_FALSE(back.classes[0].busy_host);
+  CHECK(std::isnan(back.classes[1].host_other_cpu));  // too short to tell: null, NaN again
+  CHECK(back.classes[2].busy_host);
+  CHECK(back.classes[2].attempts == 3);
+
+  const LoadedTuning loaded = load_tuning(path);
+  REQUIRE(loaded.tuning);
+  CHECK(loaded.tuning->size() == 1);  // the busy f32 class is kept in the file, not offered to Auto
+  const double l2_bytes = std::sqrt(back.key.caches.l1_bytes * back.key.caches.l2_bytes);
+  if (back.key.caches.l1_bytes > 0) {
+    CHECK(loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F64, 8, l2_bytes, 1).has_value());
+    CHECK_FALSE(loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F32, 8, l2_bytes / 2, 1).has_value());
+  }
+  CHECK(decision_table(back).find("(busy host, not used) specialized") != std::string::npos);
+
+  // A file written before the load was recorded has no "host": nothing known, nothing busy.
+  std::ifstream in(path);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  in.close();
+  for (auto at = text.find("\"host\": {"); at != std::string::npos; at = text.find("\"host\": {")) {
+    const auto comma = text.rfind(',', at), close = text.find('}', at);  // the object has no nested one
+    text.erase(comma, close + 1 - comma);
+  }
+  write_text(path, text);
+  const TuningFile older = read_tuning_file(path);
+  CHECK(older.classes[2].attempts == 1);
+  CHECK_FALSE(older.classes[2].busy_host);
+  CHECK(std::isnan(older.classes[2].host_steal));
+  CHECK(load_tuning(path).tuning->size() == 2);
+  std::remove(path.c_str());
+}
+
 TEST_CASE("tuning file: bad files are named with the path and the field", "[tuning]") {
   const std::string path = temp_path("bad.json");
   write_text(path, "{\"format\": \"something-else\", \"version\": 1}");
@@ -169,6 +217,8 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
         path + ": classes[0]: prefetch must be true, false or null");
   CHECK(error_with("\"streaming_stores\": true", "\"streaming_stores\": \"yes\"") ==
         path + ": classes[0]: streaming_stores must be true, false or null");
+  CHECK(error_with("\"attempts\": 1", "\"attempts\": 0") ==
+        path + ": classes[0]: host.attempts must be >= 1");
   // A version 2 file (before streaming stores were measured) is refused with both versions.
   const std::string v2 = error_with("\"version\": 3", "\"version\": 2");
   CHECK(v2 == path + ": version 2 (this tfbench reads version 3)");

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <string>
 #include <vector>
 
 #include "tfbench/workloads/tuning.hpp"
@@ -113,4 +114,43 @@ TEST_CASE("tune: the L2's classes include its top octave and the LLC's its botto
   // A narrow L2 (4x its L1): the ladder's one size is within 1.5x of the edge, no edge class is added.
   const tfbench::ops::CacheSizes narrow{64.0 * 1024, 256.0 * 1024, 8.0 * 1048576};
   CHECK(target_bytes(MemoryLevel::L2, narrow, dram, 3).size() == 1);
+}
+
+TEST_CASE("tune: a class measured on a busy host is measured again, and marked when it stays busy",
+          "[tuning]") {
+  tfbench::workloads::TuneOptions o;
+  o.space = tfbench::ExecSpaceKind::Serial;
+  o.threads = 1;
+  o.item_dims = {4};
+  o.levels = {tfbench::ops::MemoryLevel::L1};
+  o.dtypes = {tfbench::DType::F64};
+  o.solve = false;
+  o.rounds = 1;
+  o.min_time_s = 1e-4;
+  o.caches = tfbench::workloads::detect_cache_sizes();
+  std::vector<std::string> lines;
+  const auto progress = [&](const std::string& line) { lines.push_back(line); };
+
+  o.busy_share = -1.0;  // every attempt counts as busy
+  o.busy_retries = 1;
+  const auto busy = tfbench::workloads::tune_batched(o, progress);
+  REQUIRE_FALSE(busy.empty());
+  for (const auto& r : busy) {
+    CHECK(r.attempts == 2);  // the first and one retry
+    CHECK(r.busy_host);
+    CHECK(r.choice.has_value());  // still measured and recorded: the file keeps it, Auto does not use it
+  }
+  REQUIRE_FALSE(lines.empty());
+  CHECK(lines[0].find("(host still busy: other work") != std::string::npos);
+  CHECK(lines[0].find("2 attempts, not used by Auto)") != std::string::npos);
+
+  o.busy_share = 2.0;  // no load is above 200%: one attempt
+  lines.clear();
+  const auto quiet = tfbench::workloads::tune_batched(o, progress);
+  REQUIRE(quiet.size() == busy.size());
+  for (const auto& r : quiet) {
+    CHECK(r.attempts == 1);
+    CHECK_FALSE(r.busy_host);
+  }
+  CHECK(lines[0].find("host") == std::string::npos);
 }

@@ -1,7 +1,6 @@
 #include "run/progress.hpp"
 
-#include "run/host_load.hpp"
-#include "tfbench/harness/json.hpp"
+#include "tfbench/workloads/host_load.hpp"
 
 #include "tfbench/harness/plan.hpp"
 #include "tfbench/harness/rows.hpp"
@@ -9,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdlib>
 
 namespace tfbench::harness::impl {
 namespace {
@@ -16,17 +16,25 @@ constexpr double kFirstHeartbeatSeconds = 30.0;
 // The most the time left is scaled up by the finished part's pace (remaining()).
 constexpr double kMaxSlowdown = 4.0;
 
+/// A number of a row's metrics text as the worker writes it (dump_json: `"key":value`, no spaces);
+/// 0 when absent or null. Not a JSON parse: nlohmann's parser instantiated here draws GCC 12's
+/// false -Warray-bounds warnings, and this text has one writer.
+double metric_or_zero(const std::string& metrics, const std::string& key) {
+  const std::string quoted = "\"" + key + "\":";
+  const auto at = metrics.find(quoted);
+  if (at == std::string::npos) return 0.0;
+  const char* begin = metrics.c_str() + at + quoted.size();
+  char* end = nullptr;
+  const double value = std::strtod(begin, &end);
+  return end != begin && std::isfinite(value) ? value : 0.0;
+}
+
 /// ", on a busy host (other work 23% of the worker's CPUs, steal 1%)" for a row whose samples ran
 /// while other work or the hypervisor took more than kBusyHostShare of the CPUs; else empty.
 std::string busy_host_note(const ResultRow& row) {
-  const Json metrics = Json::parse(row.metrics, nullptr, false);
-  if (!metrics.is_object()) return "";
-  const auto share = [&](const char* key) {
-    const auto it = metrics.find(key);
-    return it != metrics.end() && it->is_number() ? it->get<double>() : 0.0;
-  };
-  const double other = share("host.other_cpu"), steal = share("host.steal");
-  if (!(other > kBusyHostShare || steal > kBusyHostShare)) return "";
+  const double other = metric_or_zero(row.metrics, "host.other_cpu");
+  const double steal = metric_or_zero(row.metrics, "host.steal");
+  if (!(other > workloads::kBusyHostShare || steal > workloads::kBusyHostShare)) return "";
   return ", on a busy host (other work " + format_percent(other) + " of the worker's CPUs, steal " +
          format_percent(steal) + ")";
 }

@@ -78,8 +78,8 @@ double timed_batch(TimedVariant* v, std::int64_t batch) {
   return timed_by_instance ? self_timed + static_cast<double>(batch) * v->delay_us * 1e-6 : wall;
 }
 
-std::optional<CpuTicks> ticks_now() {
-  return read_cpu_ticks(CpuSet::allowed(), workloads::helper_processes());
+std::optional<workloads::CpuTicks> ticks_now() {
+  return workloads::read_cpu_ticks(CpuSet::allowed(), workloads::helper_processes());
 }
 
 /// The body Google Benchmark runs: each of its iterations is one timed batch. A round's sample

@@ -5,8 +5,8 @@
 // variants alike. Manual time: fences before reading the clock on both sides of the timed runs.
 // Around each round's sample the host's load is read (host_load.hpp), outside the timed batches.
 
-#include "run/host_load.hpp"
 #include "tfbench/workloads/family.hpp"
+#include "tfbench/workloads/host_load.hpp"
 
 #include <cstdint>
 #include <functional>
@@ -25,7 +25,7 @@ struct TimedVariant {
   std::vector<double> samples;       // seconds per run, one per round
   std::string error;                 // set when a run threw; the variant is dropped from later rounds
   double calibration_s = 0.0;        // wall time of the calibration pass
-  HostLoad host_load;                // what else ran on the worker's CPUs during the samples
+  workloads::HostLoad host_load;     // what else ran on the worker's CPUs during the samples
 };
 
 struct TimingSettings {

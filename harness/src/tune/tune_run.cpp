@@ -235,6 +235,18 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
   log << "tune: wrote " << path << " (" << merged.classes.size() << " classes, " << std::fixed
       << std::setprecision(1) << seconds << " s)" << std::endl;
+  const auto again = std::count_if(merged.classes.begin(), merged.classes.end(),
+                                   [](const workloads::TuneClassResult& c) { return c.attempts > 1; });
+  const auto busy = std::count_if(merged.classes.begin(), merged.classes.end(),
+                                  [](const workloads::TuneClassResult& c) { return c.busy_host; });
+  if (again > 0) {
+    log << "tune: " << again << " class(es) measured again because other work or the hypervisor took over "
+        << std::lround(100 * workloads::kBusyHostShare) << "% of the CPUs";
+    if (busy > 0)
+      log << "; " << busy << " still busy after their retries: kept in the file, not used by Auto (tune "
+          << "again on a quiet machine)";
+    log << std::endl;
+  }
   return 0;
 }
 
@@ -255,6 +267,7 @@ std::string decision_table(const TuningFile& file) {
       out << "no choice\n";
       continue;
     }
+    if (c.busy_host) out << "(busy host, not used) ";
     out << ops::describe(*c.choice);
     double best = 0;
     for (const auto& k : c.candidates)

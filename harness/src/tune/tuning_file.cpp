@@ -111,6 +111,10 @@ Json class_json(const workloads::TuneClassResult& r) {
                    {"prefetch", flag_json(r.choice->prefetch)},
                    {"streaming_stores", flag_json(r.choice->streaming_stores)}};
   }
+  j["host"] = {{"other_cpu", number_or_null(r.host_other_cpu)},
+               {"steal", number_or_null(r.host_steal)},
+               {"attempts", r.attempts},
+               {"busy", r.busy_host}};
   return j;
 }
 
@@ -153,6 +157,15 @@ workloads::TuneClassResult class_from(const Json& j) {
     c.prefetch = optional_flag(choice, "prefetch");
     c.streaming_stores = optional_flag(choice, "streaming_stores");
     r.choice = c;
+  }
+  // The host's load while the class was measured (files of 2026-12-03 on; older ones: not known).
+  if (const auto host = j.find("host"); host != j.end()) {
+    if (!host->is_object()) throw std::runtime_error("host must be an object");
+    r.host_other_cpu = number_or_nan(host->at("other_cpu"));
+    r.host_steal = number_or_nan(host->at("steal"));
+    r.attempts = host->at("attempts").get<int>();
+    r.busy_host = host->at("busy").get<bool>();
+    if (r.attempts < 1) throw std::runtime_error("host.attempts must be >= 1");
   }
   return r;
 }
@@ -240,7 +253,8 @@ TuningFile read_tuning_file(const std::string& path) {
 std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, std::string id) {
   auto tuning = std::make_shared<ops::AutoTuning>(std::move(id), file.key.caches);
   for (const auto& c : file.classes) {
-    if (!c.choice) continue;
+    // A class still measured on a busy host after its retries is kept in the file, not trusted.
+    if (!c.choice || c.busy_host) continue;
     std::vector<ops::TunedTime> times;
     for (const auto& k : c.candidates) {
       if (k.skipped.empty()) times.push_back({k.choice(), k.decisive_s()});

@@ -1,6 +1,6 @@
 #pragma once
 // Processes a workload starts to run part of its measurement (the Python peers' runners). When the
-// harness measures what else ran on the worker's CPUs during a sample (harness/src/run/host_load),
+// harness measures what else ran on the worker's CPUs during a sample (host_load.hpp),
 // their CPU time is the measurement's own, not interference.
 
 #include <sys/types.h>

@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <limits>
 #include <memory>
 #include <optional>
 #include <string>
@@ -14,6 +15,7 @@
 
 #include "tfbench/engine/core/exec_space.hpp"
 #include "tfbench/engine/ops/batched/auto_tuning.hpp"
+#include "tfbench/workloads/host_load.hpp"
 
 namespace tfbench::workloads {
 
@@ -65,6 +67,11 @@ struct TuneOptions {
   int rounds = 5;                                     // interleaved rounds; each candidate's median decides
   double min_time_s = 0.005;  // per sample: iterations repeat until this much time passed
   std::uint64_t seed = 1;
+  // A class whose rounds ran while other work or the hypervisor took more of the CPUs than busy_share
+  // (HostLoad) is measured again, at most busy_retries times; still busy, it is marked so. A negative
+  // share treats every class as busy (tests).
+  int busy_retries = 2;
+  double busy_share = kBusyHostShare;
 };
 
 /// One provider/strategy pair (libxsmm: with and without prefetching; GEMM items beyond the L1: with
@@ -105,6 +112,12 @@ struct TuneClassResult {
   double operand_bytes = 0;
   std::vector<TuneCandidate> candidates;
   std::optional<ops::TuningChoice> choice;  // the fastest candidate that passed its check
+  // The host's load over the kept attempt's rounds (HostLoad; NaN: too short to tell), how many
+  // attempts the class took, and whether the last was still busy (Auto does not use such a class).
+  double host_other_cpu = std::numeric_limits<double>::quiet_NaN();
+  double host_steal = std::numeric_limits<double>::quiet_NaN();
+  int attempts = 1;
+  bool busy_host = false;
 };
 
 /// Measures every class of `options` (one thread configuration) in this process; `progress` is

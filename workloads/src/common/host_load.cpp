@@ -1,4 +1,4 @@
-#include "run/host_load.hpp"
+#include "tfbench/workloads/host_load.hpp"
 
 #include <unistd.h>
 
@@ -7,7 +7,7 @@
 #include <limits>
 #include <sstream>
 
-namespace tfbench::harness::impl {
+namespace tfbench::workloads {
 namespace {
 
 std::optional<std::string> slurp(const std::string& path) {
@@ -111,4 +111,4 @@ double HostLoad::steal() const {
   return std::min(1.0, static_cast<double>(steal_) / static_cast<double>(total_));
 }
 
-}  // namespace tfbench::harness::impl
+}  // namespace tfbench::workloads

@@ -1,7 +1,7 @@
 #pragma once
-// What else ran on the worker's CPUs while its variants were timed: other processes' and the
-// kernel's CPU time, and the time the hypervisor took from the virtual CPUs (steal), each as a share
-// of those CPUs' capacity over the timed intervals. From the tick counters of /proc/stat and
+// What else ran on the worker's CPUs while its variants (or the tuner's candidates) were timed: other
+// processes' and the kernel's CPU time, and the time the hypervisor took from the virtual CPUs (steal), each
+// as a share of those CPUs' capacity over the timed intervals. From the tick counters of /proc/stat and
 // /proc/<pid>/stat (USER_HZ: 10 ms ticks), so meaningful over a row's samples together, not for one
 // short sample. The worker's own time and its helper processes' (the Python peers' runners) are
 // not interference and are subtracted.
@@ -16,10 +16,11 @@
 #include <utility>
 #include <vector>
 
-namespace tfbench::harness::impl {
+namespace tfbench::workloads {
 
 /// Rows measured while other work or steal took more than this share of the worker's CPUs are
-/// reported as measured on a busy host (progress line, scripts/target_report.py).
+/// reported as measured on a busy host (progress line, scripts/target_report.py); a tuned class is
+/// measured again (docs/tuning.md).
 constexpr double kBusyHostShare = 0.10;
 /// Below this many ticks of capacity over a row's samples (0.4 CPU-seconds; a tick is then at most
 /// 2.5%) the shares say nothing and are not reported: a row of a few 5 ms samples spans 0-4 ticks.
@@ -61,4 +62,4 @@ class HostLoad {
   std::uint64_t other_ = 0, steal_ = 0, total_ = 0;
 };
 
-}  // namespace tfbench::harness::impl
+}  // namespace tfbench::workloads
