@@ -86,6 +86,10 @@ TEST_CASE("other work is the CPUs' busy time less the worker's and its helpers',
   HostLoad with_helper;
   with_helper.add(before, after);
   CHECK(with_helper.other() == Catch::Detail::Approx(30.0 / 300.0));
+  // ... but only while its own variant is timed: during another's it is interference.
+  HostLoad helper_of_another;
+  helper_of_another.add(before, after, false);
+  CHECK(helper_of_another.other() == Catch::Detail::Approx(90.0 / 300.0));
   // A missing end leaves the interval out; intervals add up.
   with_helper.add(std::nullopt, after);
   with_helper.add(before, after);

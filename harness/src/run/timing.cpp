@@ -89,7 +89,8 @@ void timed_body(benchmark::State& state, TimedVariant* v, std::int64_t batch, bo
   try {
     const auto before = load ? ticks_now() : std::nullopt;
     for (auto _ : state) state.SetIterationTime(timed_batch(v, batch));
-    if (load) v->host_load.add(before, ticks_now());
+    // A peer in another process times itself: its helper's time is its own, not interference.
+    if (load) v->host_load.add(before, ticks_now(), v->instance->self_timed_seconds().has_value());
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   } catch (...) {

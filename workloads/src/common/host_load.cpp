@@ -87,10 +87,12 @@ std::optional<CpuTicks> read_cpu_ticks(const CpuSet& cpus, const std::vector<pid
   return t;
 }
 
-void HostLoad::add(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after) {
+void HostLoad::add(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after,
+                   bool helpers_own) {
   if (!before || !after) return;
   std::uint64_t own = rise(before->self, after->self);
   for (const auto& [pid, ticks] : after->helpers) {  // helpers alive at both ends
+    if (!helpers_own) break;
     const auto it = std::find_if(before->helpers.begin(), before->helpers.end(),
                                  [pid = pid](const auto& h) { return h.first == pid; });
     if (it != before->helpers.end()) own += rise(it->second, ticks);

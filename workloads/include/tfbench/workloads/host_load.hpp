@@ -48,8 +48,11 @@ std::optional<CpuTicks> read_cpu_ticks(const CpuSet& cpus, const std::vector<pid
 /// The load over a set of intervals (a row's samples).
 class HostLoad {
  public:
-  /// One interval; ignored when either end is missing.
-  void add(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after);
+  /// One interval; ignored when either end is missing. The helpers' time is the measurement's own
+  /// (`helpers_own`) only while their variant is timed: a Python peer's runner whose BLAS threads
+  /// still spin after its call (OpenBLAS yields in a loop for a while) is interference to the next.
+  void add(const std::optional<CpuTicks>& before, const std::optional<CpuTicks>& after,
+           bool helpers_own = true);
   /// Whether the intervals span kMinHostTicks.
   bool measured() const { return total_ >= kMinHostTicks; }
   /// Other processes' and the kernel's share of the CPUs' capacity (NaN: not measured).
