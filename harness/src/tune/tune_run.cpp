@@ -6,8 +6,10 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <iomanip>
@@ -239,6 +241,12 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                    [](const workloads::TuneClassResult& c) { return c.attempts > 1; });
   const auto busy = std::count_if(merged.classes.begin(), merged.classes.end(),
                                   [](const workloads::TuneClassResult& c) { return c.busy_host; });
+  const auto unjudged = std::count_if(
+      merged.classes.begin(), merged.classes.end(),
+      [](const workloads::TuneClassResult& c) { return c.choice && !std::isfinite(c.host_other_cpu); });
+  if (unjudged > 0)
+    log << "tune: " << unjudged << " class(es) too short (under 0.4 CPU-seconds) to judge the host's load"
+        << std::endl;
   if (again > 0) {
     log << "tune: " << again << " class(es) measured again because other work or the hypervisor took over "
         << std::lround(100 * workloads::kBusyHostShare) << "% of the CPUs";
