@@ -135,6 +135,12 @@ def test_smoke():
     for key in ["start_utc", "end_utc", "tfbench_version", "git_revision", "compiler", "build_flags", "kokkos_version",
                 "kokkos_spaces", "blas_vendor", "blas_config", "hostname", "cpu_model", "config_sha256", "command_line"]:
         check(attrs.get(key, "") != "", "run attribute %s is empty" % key)
+    thp = "/sys/kernel/mm/transparent_hugepage/enabled"
+    if os.path.exists(thp):
+        with open(thp) as f:
+            mode = re.search(r"\[(\w+)\]", f.read()).group(1)
+        check(attrs.get("transparent_hugepage") == mode, "the huge page mode %s recorded: %s" %
+              (mode, attrs.get("transparent_hugepage")))
     with open(os.path.join(ARGS.source_dir, "configs", "smoke.yaml")) as f:
         smoke_text = f.read()
     with h5py.File(out, "r") as f:

@@ -12,6 +12,7 @@
 #include "provenance/blas_core.hpp"
 #include "run/ceilings_cache.hpp"
 #include "run/protocol.hpp"
+#include "tfbench/harness/system_info.hpp"
 
 using namespace tfbench;
 using namespace tfbench::harness;
@@ -82,6 +83,29 @@ TEST_CASE("ceilings cache: another machine's or build's file is not reused", "[c
   REQUIRE(back);
   CHECK(back->ceilings.gflops() == 41.0);
   std::remove(path.c_str());
+}
+
+TEST_CASE("ceilings cache: ceilings measured under another huge page mode are not reused", "[ceilings]") {
+  // The page size moves the memory ceilings (a one-thread DRAM triad on the Xeon VM: 17.5 GB/s on
+  // 4 KiB pages, 23.1 on huge pages): a file of the machine's other mode is measured again.
+  const std::string path = temp_path("thp.json");
+  Json other = ceilings_cache_key();
+  REQUIRE(other.contains("transparent_hugepage"));
+  CHECK(other["transparent_hugepage"] == transparent_hugepage_mode());
+  other["transparent_hugepage"] = other["transparent_hugepage"] == "never" ? "always" : "never";
+  store_cached_ceilings(path, other, {1, true}, {sample(40.0, 1), "2026-12-02T03:00:00Z"});
+  std::string why;
+  CHECK_FALSE(read_cached_ceilings(path, ceilings_cache_key(), {1, true}, why));
+  CHECK_THAT(why, Catch::Contains("transparent_hugepage"));
+  std::remove(path.c_str());
+}
+
+TEST_CASE("the transparent huge page mode is the bracketed word of the sysfs list", "[ceilings]") {
+  CHECK(bracketed_choice("always [madvise] never") == "madvise");
+  CHECK(bracketed_choice("[always] madvise never\n") == "always");
+  CHECK(bracketed_choice("always madvise never") == "");
+  CHECK(bracketed_choice("[]") == "");
+  CHECK(bracketed_choice("") == "");
 }
 
 TEST_CASE("ceilings cache: a broken file is named and replaced", "[ceilings]") {

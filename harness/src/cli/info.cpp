@@ -38,6 +38,8 @@ void print_info(std::ostream& out) {
   out << "cpu:             " << cpu_model() << " (" << online_cpu_count() << " online, "
       << affinity_cpu_count() << " in tfbench's affinity mask = 'max')\n";
   out << "host:            " << host_name() << "\n";
+  const std::string thp = transparent_hugepage_mode();
+  out << "huge pages:      transparent " << (thp.empty() ? "unknown" : thp) << "\n";
   const workloads::DetectedCaches caches = workloads::detect_caches();
   const auto kib = [](double bytes) { return std::to_string(static_cast<long long>(bytes / 1024)) + " KiB"; };
   out << "caches:          L1d " << kib(caches.sizes.l1_bytes) << ", L2 " << kib(caches.sizes.l2_bytes)

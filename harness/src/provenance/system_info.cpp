@@ -36,6 +36,19 @@ int affinity_cpu_count() {
   return CPU_COUNT(&set);
 }
 
+std::string bracketed_choice(const std::string& text) {
+  const auto open = text.find('['), close = text.find(']');
+  if (open == std::string::npos || close == std::string::npos || close <= open + 1) return "";
+  return text.substr(open + 1, close - open - 1);
+}
+
+std::string transparent_hugepage_mode() {
+  std::ifstream in("/sys/kernel/mm/transparent_hugepage/enabled");
+  std::string line;
+  if (!std::getline(in, line)) return "";
+  return bracketed_choice(line);
+}
+
 int online_cpu_count() {
   return static_cast<int>(sysconf(_SC_NPROCESSORS_ONLN));
 }

@@ -199,6 +199,7 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("tuning_file", &I::tuning_file),
       text("tuning_sha256", &I::tuning_sha256),
       text("blas_coretype_forced", &I::blas_coretype_forced),
+      text("transparent_hugepage", &I::transparent_hugepage),
   };
   return attributes;
 }

@@ -38,6 +38,7 @@ Json ceilings_cache_key() {
               {"build_type", b.build_type},
               {"build_flags", b.build_flags},
               {"blas_config", blas_config_of_workers()},
+              {"transparent_hugepage", transparent_hugepage_mode()},
               {"kernels", kCeilingsKernelsVersion}};
 }
 

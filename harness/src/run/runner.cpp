@@ -95,6 +95,7 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   info.tuning_file = options.tuning_file;
   info.tuning_sha256 = options.tuning_sha256;
   info.blas_coretype_forced = forced_openblas_core();
+  info.transparent_hugepage = transparent_hugepage_mode();
   return info;
 }
 

@@ -53,6 +53,7 @@ struct RunInfo {
   std::string build_cpu_model, build_arch, build_isa, build_host_isa, run_isa, isa_mismatch;
   std::string tuning_file, tuning_sha256;  // the tuning the workers installed (empty: none; docs/tuning.md)
   std::string blas_coretype_forced;  // OPENBLAS_CORETYPE tfbench set for its workers, and why ("": none)
+  std::string transparent_hugepage;  // the kernel's THP mode ("always", "madvise", "never"; "": unknown)
 };
 
 /// One row of the `workers` table: one worker process.
