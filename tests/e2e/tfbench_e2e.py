@@ -210,6 +210,27 @@ def test_host_load():
           "less other work without the spinner: %s vs %s" % (quiet_metrics, metrics))
 
 
+def test_helper_settles():
+    """A Python peer's runner keeps its BLAS threads spinning for a while after its call; the next
+    variant is timed once they are quiet, so a one-thread variant beside it at two threads does not
+    read other work on the idle CPU (52% before the wait, 2026-12-03)."""
+    if max_threads() < 2:
+        print("SKIP: one CPU")
+        return
+    out = fresh("helper_settles.h5")
+    _, stdout, _ = tfbench("run", config("helper_settles.yaml"), "--ceilings", "off", "--tuning", "off", "--out", out,
+                           expect=0)
+    _, _, rows = rows_of(out)
+    by_variant = {r["variant"]: r for r in rows}
+    numpy_row = by_variant["peer:numpy"]
+    if numpy_row["status"] != "ok":
+        print("SKIP: no NumPy peer here: %s" % numpy_row["error"])
+        return
+    metrics = json.loads(by_variant["engine:sequential"]["metrics"])
+    check(metrics.get("host.other_cpu", 1.0) < 0.25,
+          "the runner's spinning threads are not timed beside the next variant: %s" % metrics)
+
+
 def test_verification():
     """Workers verify thread counts before timing: OMP_PROC_BIND in the caller's environment is
     removed (verification passes), forcing it pins the worker and fails verification, and more
@@ -1062,6 +1083,7 @@ TESTS = {
     "roofline": test_roofline,
     "smoke": test_smoke,
     "host_load": test_host_load,
+    "helper_settles": test_helper_settles,
     "tuning": test_tuning,
     "verification": test_verification,
     "crash": test_crash,

@@ -133,5 +133,43 @@ TEST_CASE("a process spinning beside the worker is other work, and none once it 
   CHECK(as_other.other() - as_helper.other() <= one_cpu + 0.05);
 }
 
+TEST_CASE("the next variant waits until a helper stops spinning, at most the limit", "[host_load]") {
+  // A helper that spins about 0.15 s after its call, as a runner's OpenBLAS threads do, then sleeps.
+  const pid_t helper = fork();
+  REQUIRE(helper >= 0);
+  if (helper == 0) {
+    const auto until = std::chrono::steady_clock::now() + std::chrono::milliseconds(150);
+    while (std::chrono::steady_clock::now() < until) {
+    }
+    pause();
+    _exit(0);
+  }
+  const auto t0 = std::chrono::steady_clock::now();
+  CHECK(wait_until_idle({helper}, 5.0));
+  const double waited = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  CHECK(waited >= 0.1);  // not before it stopped (a tick of its is 10 ms)
+  CHECK(waited < 2.0);
+  kill(helper, SIGKILL);
+  waitpid(helper, nullptr, 0);
+
+  // One that never stops: the wait gives up at its limit.
+  const pid_t spinner = fork();
+  REQUIRE(spinner >= 0);
+  if (spinner == 0) {
+    for (volatile unsigned long i = 0;; i = i + 1) {
+    }
+  }
+  const auto t1 = std::chrono::steady_clock::now();
+  CHECK_FALSE(wait_until_idle({spinner}, 0.3));
+  const double gave_up = std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count();
+  CHECK(gave_up >= 0.3);
+  CHECK(gave_up < 1.5);
+  kill(spinner, SIGKILL);
+  waitpid(spinner, nullptr, 0);
+  // No helpers, or one that is gone: nothing to wait for.
+  CHECK(wait_until_idle({}, 0.5));
+  CHECK(wait_until_idle({spinner}, 0.5));
+}
+
 }  // namespace
 }  // namespace tfbench::workloads

@@ -21,6 +21,9 @@ using Clock = std::chrono::steady_clock;
 /// of nanoseconds) stay below 0.5% of what they measure even for sub-microsecond operations.
 constexpr double kMinBatchSeconds = 20e-6;
 constexpr std::int64_t kMaxBatch = std::int64_t{1} << 20;
+/// The longest the next variant waits for a Python peer's runner to go quiet (wait_until_idle;
+/// OpenBLAS spins 2^28 cycles by default, about 0.1 s here).
+constexpr double kHelperSettleSeconds = 0.5;
 /// Calibration targets this share of min_time, then extrapolates the iteration count.
 constexpr double kCalibrationShare = 0.25;
 
@@ -90,7 +93,10 @@ void timed_body(benchmark::State& state, TimedVariant* v, std::int64_t batch, bo
     const auto before = load ? ticks_now() : std::nullopt;
     for (auto _ : state) state.SetIterationTime(timed_batch(v, batch));
     // A peer in another process times itself: its helper's time is its own, not interference.
-    if (load) v->host_load.add(before, ticks_now(), v->instance->self_timed_seconds().has_value());
+    const bool in_helper = v->instance->self_timed_seconds().has_value();
+    if (load) v->host_load.add(before, ticks_now(), in_helper);
+    // ... and its BLAS threads may spin on after it: the next variant starts once they are quiet.
+    if (in_helper) workloads::wait_until_idle(workloads::helper_processes(), kHelperSettleSeconds);
   } catch (const std::exception& e) {
     state.SkipWithError(e.what());
   } catch (...) {

@@ -3,9 +3,11 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <chrono>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <thread>
 
 namespace tfbench::workloads {
 namespace {
@@ -16,12 +18,6 @@ std::optional<std::string> slurp(const std::string& path) {
   std::ostringstream text;
   text << in.rdbuf();
   return text.str();
-}
-
-std::optional<std::uint64_t> process_ticks(pid_t pid) {
-  const auto text = slurp("/proc/" + std::to_string(pid) + "/stat");
-  if (!text) return std::nullopt;
-  return parse_process_ticks(*text);
 }
 
 /// `after - before`, 0 when a counter went backwards (a CPU taken offline, say).
@@ -74,15 +70,40 @@ std::optional<std::uint64_t> parse_process_ticks(const std::string& text) {
   return utime + stime;
 }
 
+std::optional<std::uint64_t> process_cpu_ticks(pid_t pid) {
+  const auto text = slurp("/proc/" + std::to_string(pid) + "/stat");
+  if (!text) return std::nullopt;
+  return parse_process_ticks(*text);
+}
+
+bool wait_until_idle(const std::vector<pid_t>& pids, double max_seconds) {
+  const auto sum = [&] {
+    std::uint64_t total = 0;
+    for (pid_t pid : pids) total += process_cpu_ticks(pid).value_or(0);
+    return total;
+  };
+  const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
+  std::uint64_t last = sum();
+  int quiet_polls = 0;
+  while (quiet_polls < 2) {
+    if (std::chrono::steady_clock::now() >= until) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    const std::uint64_t now = sum();
+    quiet_polls = now == last ? quiet_polls + 1 : 0;
+    last = now;
+  }
+  return true;
+}
+
 std::optional<CpuTicks> read_cpu_ticks(const CpuSet& cpus, const std::vector<pid_t>& helpers) {
   const auto stat = slurp("/proc/stat");
   if (!stat) return std::nullopt;
   auto t = parse_proc_stat(*stat, cpus);
-  const auto self = process_ticks(getpid());
+  const auto self = process_cpu_ticks(getpid());
   if (!t || !self) return std::nullopt;
   t->self = *self;
   for (pid_t pid : helpers) {
-    if (const auto ticks = process_ticks(pid)) t->helpers.emplace_back(pid, *ticks);
+    if (const auto ticks = process_cpu_ticks(pid)) t->helpers.emplace_back(pid, *ticks);
   }
   return t;
 }

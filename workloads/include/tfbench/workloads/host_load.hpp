@@ -41,6 +41,15 @@ std::optional<CpuTicks> parse_proc_stat(const std::string& text, const CpuSet& c
 /// utime + stime of a /proc/<pid>/stat line; nullopt when it does not parse.
 std::optional<std::uint64_t> parse_process_ticks(const std::string& text);
 
+/// utime + stime of process `pid` now; nullopt when it cannot be read (it exited).
+std::optional<std::uint64_t> process_cpu_ticks(pid_t pid);
+
+/// Waits until `pids` use no more CPU: no tick of theirs over two 10 ms polls in a row, at most
+/// `max_seconds`. Returns whether they went quiet. Why: a Python peer's runner keeps its OpenBLAS
+/// threads spinning (sched_yield in a loop) for about 0.1 s after its call, and they took 52% of the
+/// CPUs while the next variant of a batched_solve case was timed at two threads (Xeon VM).
+bool wait_until_idle(const std::vector<pid_t>& pids, double max_seconds);
+
 /// Now, for `cpus`, this process and `helpers` (a helper that cannot be read is left out); nullopt
 /// where /proc cannot be read (not Linux).
 std::optional<CpuTicks> read_cpu_ticks(const CpuSet& cpus, const std::vector<pid_t>& helpers);
