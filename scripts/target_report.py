@@ -230,19 +230,20 @@ def measurement_notes(rows):
                           f"the worker's CPUs, steal {100 * (steal or 0):.0f}%"))
     for variants in _by_group(rows).values():
         auto = variants.get("engine:auto")
-        if auto is None or auto["status"] != "ok" or _route(auto) is None:
+        route = _route(auto) if auto is not None and auto["status"] == "ok" else None
+        if route is None:
             continue
         for name, forced in sorted(variants.items()):
             if not name.startswith("engine:") or name == "engine:auto" or forced["status"] != "ok":
                 continue
-            if _route(forced) != _route(auto):
+            if _route(forced) != route:
                 continue
             ratio, (lo, hi) = paired_ratio(auto, forced)
             slower = ratio > ARTEFACT_RATIO and lo > ARTEFACT_INTERVAL
             faster = ratio < 1 / ARTEFACT_RATIO and hi < 1 / ARTEFACT_INTERVAL
             if slower or faster:
                 notes.append((_where(auto), "same route, other time",
-                              f"engine:auto ran the route of {name} ({_route_text(_route(auto))}) but took "
+                              f"engine:auto ran the route of {name} ({_route_text(route)}) but took "
                               f"{ratio:.2f}x its time {_interval_text((lo, hi))}: a measurement artefact of "
                               "one instance, not Auto's choice; measure the case again"))
     return sorted(notes)

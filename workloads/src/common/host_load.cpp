@@ -112,11 +112,12 @@ void HostLoad::add(const std::optional<CpuTicks>& before, const std::optional<Cp
                    bool helpers_own) {
   if (!before || !after) return;
   std::uint64_t own = rise(before->self, after->self);
-  for (const auto& [pid, ticks] : after->helpers) {  // helpers alive at both ends
-    if (!helpers_own) break;
-    const auto it = std::find_if(before->helpers.begin(), before->helpers.end(),
-                                 [pid = pid](const auto& h) { return h.first == pid; });
-    if (it != before->helpers.end()) own += rise(it->second, ticks);
+  if (helpers_own) {
+    for (const auto& [pid, ticks] : after->helpers) {  // helpers alive at both ends
+      const auto it = std::find_if(before->helpers.begin(), before->helpers.end(),
+                                   [pid = pid](const auto& h) { return h.first == pid; });
+      if (it != before->helpers.end()) own += rise(it->second, ticks);
+    }
   }
   const std::uint64_t busy = rise(before->busy, after->busy);
   other_ += busy > own ? busy - own : 0;

@@ -374,8 +374,7 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
     result.attempts = attempt;
     result.host_other_cpu = load.other();
     result.host_steal = load.steal();
-    const bool busy =
-        o.busy_share < 0 || (load.measured() && (load.other() > o.busy_share || load.steal() > o.busy_share));
+    const bool busy = o.busy_share < 0 || load.busy(o.busy_share);
     result.busy_host = busy && attempt > o.busy_retries;
     if (!busy || result.busy_host) return result;
   }

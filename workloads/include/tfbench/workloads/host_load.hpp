@@ -68,7 +68,10 @@ class HostLoad {
   double other() const;
   /// The hypervisor's share (NaN: not measured).
   double steal() const;
-  bool busy() const { return measured() && (other() > kBusyHostShare || steal() > kBusyHostShare); }
+  /// Measured, with other work or steal above `share` of the CPUs.
+  bool busy(double share = kBusyHostShare) const {
+    return measured() && (other() > share || steal() > share);
+  }
 
  private:
   std::uint64_t other_ = 0, steal_ = 0, total_ = 0;
