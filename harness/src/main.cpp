@@ -3,6 +3,7 @@
 
 #include "cli/commands.hpp"
 #include "provenance/blas_core.hpp"
+#include "provenance/llc_capacity.hpp"
 #include "run/environment.hpp"
 
 #include <CLI/CLI.hpp>
@@ -73,7 +74,18 @@ int main(int argc, char** argv) {
     return rc == 0 ? 0 : 2;  // help and version exit 0; every usage error exits 2
   }
   for (std::size_t i = 0; i < commands.size(); ++i) {
-    if (subcommands[i]->parsed()) return commands[i]->execute();
+    if (!subcommands[i]->parsed()) continue;
+    // The commands that size memory levels settle the LLC first; their workers inherit it.
+    const std::string name = subcommands[i]->get_name();
+    if (name == "run" || name == "tune" || name == "info") {
+      try {
+        settle_llc_capacity(std::cerr);
+      } catch (const std::exception& error) {
+        std::cerr << "tfbench: " << error.what() << "\n";
+        return 2;
+      }
+    }
+    return commands[i]->execute();
   }
   return 2;
 }

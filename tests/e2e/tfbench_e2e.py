@@ -62,6 +62,9 @@ def tfbench(*args, env=None, expect=None):
     environment["TFBENCH_TUNING"] = "off"
     # Ceilings cached in the build tree, never in the user's cache (test_roofline uses its own).
     environment["TFBENCH_CEILINGS_DIR"] = work("ceilings-cache")
+    # The LLC measured where sysfs lists none: once per build tree, not in the user's cache.
+    environment["TFBENCH_MACHINE_DIR"] = work("machine-cache")
+    environment.pop("TFBENCH_LLC_BYTES", None)
     environment.update(env or {})
     started = time.time()
     proc = subprocess.run([ARGS.tfbench, *args], capture_output=True, text=True, env=environment, timeout=600)
@@ -941,6 +944,56 @@ def test_tuning():
     check("no tuning file" in err, "a missing file is reported: " + err)
 
 
+def info_llc(stdout):
+    """(LLC KiB, the parenthesis after it) of `tfbench info`'s caches line."""
+    m = re.search(r"^caches: .* LLC (\d+) KiB \((.*)\)$", stdout, re.M)
+    check(m is not None, "a caches line in info: %s" % stdout)
+    return int(m.group(1)), m.group(2)
+
+
+def test_llc_probe():
+    """The LLC's capacity where sysfs lists no L3 (a VM whose CPUID report is the whole package's, 508 MiB
+    on the EPYC VM): measured once per machine, kept, and used by the workers; $TFBENCH_LLC_BYTES wins over
+    every source, and one that is not a byte count exits 2 naming it."""
+    cache = work("llc-machine")
+    shutil.rmtree(cache, ignore_errors=True)
+    env = {"TFBENCH_MACHINE_DIR": cache}
+    _, stdout, stderr = tfbench("info", "--no-verify", env=env, expect=0)
+    kib, source = info_llc(stdout)
+    if os.path.exists("/sys/devices/system/cpu/cpu0/cache/index3"):
+        check("measuring" not in stderr and not os.path.exists(cache), "sysfs lists the L3: nothing measured")
+        check(source.startswith("from sysfs"), "LLC from sysfs: %s" % source)
+    else:
+        check("measuring the last-level cache's capacity" in stderr, "the sweep is announced: %s" % stderr)
+        files = os.listdir(cache)
+        check(len(files) == 1 and files[0].startswith("llc-"), "one probe file: %s" % files)
+        with open(os.path.join(cache, files[0])) as f:
+            kept = json.load(f)
+        sweep = [p["bytes"] for p in kept["sweep"]]
+        check(len(sweep) >= 1 and sweep == sorted(sweep), "the sweep's points, ascending: %s" % kept["sweep"])
+        if kept["llc_bytes"] > 0:
+            check(kib * 1024 == kept["llc_bytes"] and "LLC measured, reported" in source,
+                  "info shows the measured LLC: %d KiB, %s, %s" % (kib, source, kept))
+        _, _, again = tfbench("info", "--no-verify", env=env, expect=0)
+        check("measuring" not in again, "measured once per machine: %s" % again)
+
+    env["TFBENCH_LLC_BYTES"] = "24M"
+    _, stdout, stderr = tfbench("info", "--no-verify", env=env, expect=0)
+    kib, source = info_llc(stdout)
+    check(kib == 24 * 1024 and "LLC TFBENCH_LLC_BYTES" in source, "the user's LLC: %d KiB (%s)" % (kib, source))
+    # The workers size their levels by it too: the ceilings they measure record it.
+    out = fresh("llc_user.h5")
+    tfbench("run", config("tiny.yaml"), "--ceilings", "measure", "--out", out,
+            env=dict(env, TFBENCH_CEILINGS_DIR=work("llc-ceilings"), TFBENCH_CEILINGS_SPREAD_LIMIT="1"), expect=0)
+    _, workers, _ = rows_of(out)
+    for w in workers:
+        caches = json.loads(w["ceilings"])["caches"]
+        check(caches["llc_bytes"] == 24 * 1024 * 1024, "worker's ceilings sized by the user's LLC: %s" % caches)
+
+    rc, _, stderr = tfbench("info", "--no-verify", env=dict(env, TFBENCH_LLC_BYTES="lots"))
+    check(rc == 2 and "TFBENCH_LLC_BYTES='lots'" in stderr and "32M" in stderr, "a bad LLC size: %d %s" % (rc, stderr))
+
+
 def test_roofline():
     """Every row is taken against the ceiling of the level its working set lives in (issue 19, item 2):
     --ceilings measure measures peaks and the L1, L2, LLC and DRAM bandwidths with their samples and
@@ -1085,6 +1138,7 @@ TESTS = {
     "host_load": test_host_load,
     "helper_settles": test_helper_settles,
     "tuning": test_tuning,
+    "llc_probe": test_llc_probe,
     "verification": test_verification,
     "crash": test_crash,
     "compare_setup": test_compare_setup,

@@ -43,7 +43,10 @@ void print_info(std::ostream& out) {
   const workloads::DetectedCaches caches = workloads::detect_caches();
   const auto kib = [](double bytes) { return std::to_string(static_cast<long long>(bytes / 1024)) + " KiB"; };
   out << "caches:          L1d " << kib(caches.sizes.l1_bytes) << ", L2 " << kib(caches.sizes.l2_bytes)
-      << ", LLC " << kib(caches.sizes.llc_bytes) << " (from " << caches.source << ")\n";
+      << ", LLC " << kib(caches.sizes.llc_bytes) << " (from " << caches.source;
+  if (caches.llc_source != "sysfs" && caches.llc_source != "cpuid" && caches.llc_source != "none")
+    out << "; LLC " << caches.llc_source << ", reported " << kib(caches.reported_llc_bytes);
+  out << ")\n";
   const IsaInfo isa = isa_info();
   const auto or_none = [](const std::string& list) { return list.empty() ? std::string("none") : list; };
   out << "build host:      " << isa.build_host_cpu << ", TFBENCH_ARCH=" << isa.build_arch << "\n";
@@ -81,11 +84,13 @@ namespace {
 class InfoCommand final : public Command {
  public:
   CLI::App* add(CLI::App& app) override {
-    auto* sub =
-        app.add_subcommand("info",
-                           "Show Kokkos spaces, BLAS, compiler, CPU and families of this build, and start a "
-                           "worker per thread configuration to show what it verifies.\n"
-                           "Exit codes: 0 every worker verified, 1 a verification failed, 2 usage error.");
+    auto* sub = app.add_subcommand(
+        "info",
+        "Show Kokkos spaces, BLAS, compiler, CPU, caches and families of this build, and start a "
+        "worker per thread configuration to show what it verifies.\n"
+        "Where sysfs lists no L3, the LLC's capacity is measured first (once per machine; "
+        "$TFBENCH_LLC_BYTES overrides it).\n"
+        "Exit codes: 0 every worker verified, 1 a verification failed, 2 usage error.");
     sub->add_option("--threads", threads_, "thread configurations to verify (default 1,max)")
         ->type_name("LIST");
     sub->add_flag("--no-verify", no_verify_, "skip starting workers");

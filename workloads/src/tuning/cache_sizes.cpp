@@ -1,9 +1,11 @@
 // detect_cache_sizes: the data/unified caches of CPU 0 from Linux sysfs, and where sysfs says
 // nothing of a level (some hypervisors expose no cache topology there), the C library's CPUID-based
-// report (sysconf's _SC_LEVEL*_CACHE_SIZE).
+// report (sysconf's _SC_LEVEL*_CACHE_SIZE); the LLC's overrides from the environment.
 
 #include <unistd.h>
 
+#include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -19,8 +21,14 @@ std::string read_line(const std::string& path) {
   return line;
 }
 
-/// "48K", "1024K", "32M" -> bytes; 0 when unreadable.
-double parse_size(const std::string& text) {
+double sysconf_bytes(int name) {
+  const long value = sysconf(name);
+  return value > 0 ? static_cast<double>(value) : 0.0;
+}
+
+}  // namespace
+
+double parse_byte_size(const std::string& text) {
   if (text.empty()) return 0;
   std::size_t used = 0;
   double value = 0;
@@ -29,19 +37,15 @@ double parse_size(const std::string& text) {
   } catch (const std::exception&) {
     return 0;
   }
-  const char unit = used < text.size() ? text[used] : ' ';
-  if (unit == 'K') return value * 1024;
-  if (unit == 'M') return value * 1024 * 1024;
-  if (unit == 'G') return value * 1024 * 1024 * 1024;
-  return value;
+  const std::string unit = text.substr(used);
+  double scale = 0;
+  if (unit.empty()) scale = 1;
+  if (unit == "K") scale = 1024;
+  if (unit == "M") scale = 1024 * 1024;
+  if (unit == "G") scale = 1024.0 * 1024 * 1024;
+  const double bytes = value * scale;
+  return std::isfinite(bytes) && bytes > 0 ? bytes : 0;
 }
-
-double sysconf_bytes(int name) {
-  const long value = sysconf(name);
-  return value > 0 ? static_cast<double>(value) : 0.0;
-}
-
-}  // namespace
 
 ops::CacheSizes read_sysfs_cache_sizes(const std::string& cache_dir) {
   ops::CacheSizes sizes;
@@ -51,7 +55,7 @@ ops::CacheSizes read_sysfs_cache_sizes(const std::string& cache_dir) {
     if (type.empty()) break;
     if (type == "Instruction") continue;
     const std::string level = read_line(dir + "level");
-    const double bytes = parse_size(read_line(dir + "size"));
+    const double bytes = parse_byte_size(read_line(dir + "size"));
     if (level == "1") sizes.l1_bytes = bytes;
     if (level == "2") sizes.l2_bytes = bytes;
     if (level == "3" || (level == "4" && bytes > sizes.llc_bytes)) sizes.llc_bytes = bytes;
@@ -76,6 +80,7 @@ ops::CacheSizes cpuid_cache_sizes() {
 DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const ops::CacheSizes& cpuid) {
   DetectedCaches found;
   found.sizes = read_sysfs_cache_sizes(sysfs_cache_dir);
+  found.llc_source = found.sizes.llc_bytes > 0 ? "sysfs" : cpuid.llc_bytes > 0 ? "cpuid" : "none";
   bool from_sysfs = false, from_cpuid = false;
   const auto fill = [&](double& level, double reported) {
     if (level > 0) {
@@ -89,6 +94,7 @@ DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const
   fill(found.sizes.l2_bytes, cpuid.l2_bytes);
   fill(found.sizes.llc_bytes, cpuid.llc_bytes);
   if (found.sizes.llc_bytes == 0) found.sizes.llc_bytes = found.sizes.l2_bytes;  // no L3: the L2 is last
+  found.reported_llc_bytes = found.sizes.llc_bytes;
   found.source = from_sysfs && from_cpuid ? "sysfs+cpuid"
                  : from_sysfs             ? "sysfs"
                  : from_cpuid             ? "cpuid"
@@ -96,9 +102,22 @@ DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const
   return found;
 }
 
+DetectedCaches with_llc_overrides(DetectedCaches found, const char* user, const char* measured) {
+  if (const double bytes = user ? parse_byte_size(user) : 0; bytes > 0) {
+    found.sizes.llc_bytes = bytes;
+    found.llc_source = kLlcBytesVariable;
+  } else if (const double probed = measured ? parse_byte_size(measured) : 0;
+             probed > 0 && found.llc_source != "sysfs") {
+    found.sizes.llc_bytes = probed;
+    found.llc_source = "measured";
+  }
+  return found;
+}
+
 DetectedCaches detect_caches() {
   static const DetectedCaches detected =
-      detect_cache_sizes_from("/sys/devices/system/cpu/cpu0/cache", cpuid_cache_sizes());
+      with_llc_overrides(detect_cache_sizes_from(kSysfsCacheDir, cpuid_cache_sizes()),
+                         std::getenv(kLlcBytesVariable), std::getenv(kLlcMeasuredVariable));
   return detected;
 }
 

@@ -21,15 +21,35 @@ namespace tfbench::workloads {
 
 /// Per-core L1d and L2 and the last-level cache of this machine: Linux sysfs, and for a level sysfs
 /// does not list (virtual machines whose hypervisor exposes no cache topology there) the C library's
-/// CPUID-based report; 0 where neither knows. Read once per process.
+/// CPUID-based report; 0 where neither knows. The LLC: $TFBENCH_LLC_BYTES where the user sets it,
+/// else sysfs, else the capacity tfbench measured (llc_probe.hpp; the harness passes it to its
+/// processes in $TFBENCH_LLC_MEASURED), else the CPUID report. Read once per process.
 ops::CacheSizes detect_cache_sizes();
 
-/// The sizes and where they came from: "sysfs", "cpuid", "sysfs+cpuid" (some levels each) or "none".
+/// The sizes and where they came from: "sysfs", "cpuid", "sysfs+cpuid" (some levels each) or "none";
+/// the LLC's own source ("sysfs", "cpuid", "measured", "TFBENCH_LLC_BYTES") and what sysfs or CPUID
+/// reported of it before an override.
 struct DetectedCaches {
   ops::CacheSizes sizes;
   std::string source;
+  std::string llc_source;
+  double reported_llc_bytes = 0;
 };
 DetectedCaches detect_caches();
+
+/// Where Linux lists CPU 0's caches.
+constexpr const char* kSysfsCacheDir = "/sys/devices/system/cpu/cpu0/cache";
+
+/// The environment variables of the LLC's overrides: the user's, and the measured capacity.
+constexpr const char* kLlcBytesVariable = "TFBENCH_LLC_BYTES";
+constexpr const char* kLlcMeasuredVariable = "TFBENCH_LLC_MEASURED";
+
+/// A byte count as the variables spell it ("33554432", "32M", "32768K", "1G"); 0 when it is not one.
+double parse_byte_size(const std::string& text);
+
+/// `found` with the LLC's overrides applied (null: unset): `user` always, `measured` only where the
+/// LLC did not come from sysfs. detect_caches() is this over the environment.
+DetectedCaches with_llc_overrides(DetectedCaches found, const char* user, const char* measured);
 
 /// The parts of detect_caches, for tests: the sizes listed under a sysfs cache directory
 /// (`.../cpu0/cache`; 0 for a level it does not list), the C library's report (sysconf), and the

@@ -1,0 +1,118 @@
+#include "provenance/llc_capacity.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdlib>
+#include <ctime>
+#include <stdexcept>
+
+#include "results/atomic_write.hpp"
+#include "tfbench/harness/sha256.hpp"
+#include "tfbench/harness/system_info.hpp"
+#include "tfbench/workloads/llc_probe.hpp"
+
+namespace tfbench::harness {
+namespace impl {
+namespace {
+
+// Raised when the sweep or its reading changes: capacities measured the old way are measured again.
+constexpr int kLlcProbeVersion = 1;
+
+std::string mib(double bytes) {
+  return std::to_string(static_cast<long long>(bytes / (1024.0 * 1024) + 0.5)) + " MiB";
+}
+
+double physical_memory_bytes() {
+  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
+}
+
+std::string utc_now() {
+  const std::time_t t = std::time(nullptr);
+  char text[32];
+  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
+  return text;
+}
+
+}  // namespace
+
+Json llc_probe_key(const workloads::DetectedCaches& reported) {
+  return Json{{"cpu_model", cpu_model()},
+              {"online_cpus", online_cpu_count()},
+              {"l1_bytes", reported.sizes.l1_bytes},
+              {"l2_bytes", reported.sizes.l2_bytes},
+              {"reported_llc_bytes", reported.reported_llc_bytes},
+              {"probe", kLlcProbeVersion}};
+}
+
+std::string llc_probe_path(const Json& key) {
+  return tfbench_cache_dir("TFBENCH_MACHINE_DIR", "machine") + "/llc-" + sha256_hex(key.dump()).substr(0, 16) +
+         ".json";
+}
+
+std::optional<double> read_llc_probe(const std::string& path, const Json& key) {
+  const auto text = read_whole_file(path);
+  if (!text) return std::nullopt;
+  try {
+    const Json j = Json::parse(*text);
+    if (j.at("format") != "tfbench-llc-probe" || j.at("key") != key) return std::nullopt;
+    const double bytes = j.at("llc_bytes").get<double>();
+    if (!(bytes >= 0)) return std::nullopt;
+    return bytes;
+  } catch (const std::exception&) {
+    return std::nullopt;
+  }
+}
+
+void store_llc_probe(const std::string& path, const Json& key, double llc_bytes, const Json& sweep) {
+  const Json j{{"format", "tfbench-llc-probe"},
+               {"key", key},
+               {"llc_bytes", llc_bytes},
+               {"measured_utc", utc_now()},
+               {"sweep", sweep}};
+  write_file_creating_directories(path, j.dump(1) + "\n");
+}
+
+}  // namespace impl
+
+void settle_llc_capacity(std::ostream& log) {
+  using workloads::kLlcBytesVariable;
+  if (const char* user = std::getenv(kLlcBytesVariable); user && *user) {
+    if (!(workloads::parse_byte_size(user) > 0))
+      throw std::runtime_error(std::string(kLlcBytesVariable) + "='" + user +
+                               "': expected a positive byte count such as 33554432, 32768K, 32M or 1G");
+    return;
+  }
+  workloads::DetectedCaches reported = workloads::detect_cache_sizes_from(workloads::kSysfsCacheDir,
+                                                                           workloads::cpuid_cache_sizes());
+  if (reported.llc_source != "cpuid") return;  // sysfs knows it (or nothing does: the defaults apply)
+  const Json key = impl::llc_probe_key(reported);
+  const std::string path = impl::llc_probe_path(key);
+  std::optional<double> capacity = impl::read_llc_probe(path, key);
+  if (!capacity) {
+    log << "tfbench: measuring the last-level cache's capacity (sysfs lists no caches; CPUID reports "
+        << impl::mib(reported.reported_llc_bytes) << ")..." << std::flush;
+    const double l2 = reported.sizes.l2_bytes > 0 ? reported.sizes.l2_bytes : 512.0 * 1024;
+    double most = 8 * reported.reported_llc_bytes;
+    if (const double memory = impl::physical_memory_bytes(); memory > 0) most = std::min(most, memory / 8);
+    Json points = Json::array();
+    const auto sweep = workloads::measure_llc_sweep(2 * l2, most, [&](const workloads::SweepPoint& p) {
+      points.push_back(Json{{"bytes", p.bytes}, {"gbs", p.gbs}});
+      log << " " << impl::mib(p.bytes) << " " << static_cast<long long>(p.gbs + 0.5) << " GB/s," << std::flush;
+    });
+    capacity = std::round(workloads::llc_capacity_from_sweep(sweep) / 1024) * 1024;
+    log << (*capacity > 0 ? " ends near " + impl::mib(*capacity) : std::string(" no end seen: the report stands"))
+        << " (kept in " << path << ")\n";
+    try {
+      impl::store_llc_probe(path, key, *capacity, points);
+    } catch (const std::exception& error) {
+      log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
+    }
+  }
+  if (*capacity > 0)
+    setenv(workloads::kLlcMeasuredVariable, std::to_string(static_cast<long long>(*capacity)).c_str(), 1);
+}
+
+}  // namespace tfbench::harness
