@@ -48,8 +48,8 @@ Json llc_probe_key(const workloads::DetectedCaches& reported) {
 }
 
 std::string llc_probe_path(const Json& key) {
-  return tfbench_cache_dir("TFBENCH_MACHINE_DIR", "machine") + "/llc-" + sha256_hex(key.dump()).substr(0, 16) +
-         ".json";
+  return tfbench_cache_dir("TFBENCH_MACHINE_DIR", "machine") + "/llc-" +
+         sha256_hex(key.dump()).substr(0, 16) + ".json";
 }
 
 std::optional<double> read_llc_probe(const std::string& path, const Json& key) {
@@ -85,8 +85,8 @@ void settle_llc_capacity(std::ostream& log) {
                                "': expected a positive byte count such as 33554432, 32768K, 32M or 1G");
     return;
   }
-  workloads::DetectedCaches reported = workloads::detect_cache_sizes_from(workloads::kSysfsCacheDir,
-                                                                           workloads::cpuid_cache_sizes());
+  workloads::DetectedCaches reported =
+      workloads::detect_cache_sizes_from(workloads::kSysfsCacheDir, workloads::cpuid_cache_sizes());
   if (reported.llc_source != "cpuid") return;  // sysfs knows it (or nothing does: the defaults apply)
   const Json key = impl::llc_probe_key(reported);
   const std::string path = impl::llc_probe_path(key);
@@ -100,10 +100,12 @@ void settle_llc_capacity(std::ostream& log) {
     Json points = Json::array();
     const auto sweep = workloads::measure_llc_sweep(2 * l2, most, [&](const workloads::SweepPoint& p) {
       points.push_back(Json{{"bytes", p.bytes}, {"gbs", p.gbs}});
-      log << " " << impl::mib(p.bytes) << " " << static_cast<long long>(p.gbs + 0.5) << " GB/s," << std::flush;
+      log << " " << impl::mib(p.bytes) << " " << static_cast<long long>(p.gbs + 0.5) << " GB/s,"
+          << std::flush;
     });
     capacity = std::round(workloads::llc_capacity_from_sweep(sweep) / 1024) * 1024;
-    log << (*capacity > 0 ? " ends near " + impl::mib(*capacity) : std::string(" no end seen: the report stands"))
+    log << (*capacity > 0 ? " ends near " + impl::mib(*capacity)
+                          : std::string(" no end seen: the report stands"))
         << " (kept in " << path << ")\n";
     try {
       impl::store_llc_probe(path, key, *capacity, points);
