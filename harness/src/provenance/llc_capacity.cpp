@@ -18,7 +18,7 @@ namespace impl {
 namespace {
 
 // Raised when the sweep or its reading changes: capacities measured the old way are measured again.
-constexpr int kLlcProbeVersion = 1;
+constexpr int kLlcProbeVersion = 2;  // 2: the sweep's array on huge pages
 
 std::string mib(double bytes) {
   return std::to_string(static_cast<long long>(bytes / (1024.0 * 1024) + 0.5)) + " MiB";

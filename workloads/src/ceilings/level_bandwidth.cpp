@@ -73,8 +73,9 @@ std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_
   const std::int64_t n = std::max<std::int64_t>(
       std::int64_t{64} * threads, static_cast<std::int64_t>(working_set_bytes / (arrays * sizeof(double))));
   const auto count = static_cast<std::size_t>(n);
-  // Zeroed (first touch) by `threads` threads, then filled by the share each one streams.
-  AlignedBuffer<double> a(count, threads);
+  // Zeroed (first touch) by `threads` threads, then filled by the share each one streams; on huge
+  // pages at staggered offsets, as the packed_small operands (AlignedBuffer's placed constructor).
+  AlignedBuffer<double> a(count, threads, operand_page_offset(0));
   double* pa = a.data();
   if (kernel == BandwidthKernel::InPlace) {
 #pragma omp parallel num_threads(threads)
@@ -87,7 +88,7 @@ std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_
     };
     return gbs_samples(timed, 16.0 * static_cast<double>(n), samples, min_sample_s);
   }
-  AlignedBuffer<double> b(count, threads), c(count, threads);
+  AlignedBuffer<double> b(count, threads, operand_page_offset(1)), c(count, threads, operand_page_offset(2));
   double *pb = b.data(), *pc = c.data();
 #pragma omp parallel num_threads(threads)
   {

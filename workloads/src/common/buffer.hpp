@@ -1,57 +1,86 @@
 #pragma once
-// Host buffers of the peers: 64-byte aligned, first touched by the threads that will use them.
+// Host buffers of the peers: 64-byte aligned, first touched by the threads that will use them; and,
+// for the operands of a case's variants, at a page offset of the caller's choosing.
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdlib>
 #include <memory>
 #include <new>
+#include <stdexcept>
 
 namespace tfbench::workloads {
+
+/// madvise(MADV_HUGEPAGE) over [p, p + bytes) (2 MiB aligned), before its first touch; a kernel
+/// without transparent huge pages refuses it, which changes nothing else.
+void advise_huge_pages(void* p, std::size_t bytes);
 
 template <class T>
 class AlignedBuffer {
  public:
   AlignedBuffer() = default;
+  static constexpr std::size_t kPage = 4096;
+  static constexpr std::size_t kHugePage = std::size_t{2} << 20;
+
   /// `count` elements, zero-filled by `threads` OpenMP threads (static schedule: first touch).
   explicit AlignedBuffer(std::size_t count, int threads = 1) : size_(count) {
-    const std::size_t bytes = ((std::max<std::size_t>(count, 1) * sizeof(T) + 63) / 64) * 64;
-    data_.reset(static_cast<T*>(std::aligned_alloc(64, bytes)));
-    if (!data_) throw std::bad_alloc();
-    T* p = data_.get();
-    const auto n = static_cast<std::ptrdiff_t>(count);
+    allocate(64, 0);
+    zero(threads);
+  }
+
+  /// The same, placed alike for every variant of a case: in memory of its own advised for 2 MiB
+  /// transparent huge pages, starting `page_offset` bytes (a multiple of 64 below 4096) into it.
+  /// On 4 KiB pages the physical pages, which the kernel hands out by its history, decide which lines
+  /// compete for one set of the physically indexed L2: one route timed as two variants of packed_small
+  /// n = 8 (768 KiB of operands in a 1 MiB L2) read 0.85-1.37x of itself in six processes on the EPYC
+  /// VM. Within a huge page the sets follow the virtual address; the page offset then decides which
+  /// loads falsely wait on stores to another operand (4K aliasing), also alike (operand_page_offset).
+  /// Where the kernel gives no huge page (THP `never`) the buffer still has the same virtual layout.
+  AlignedBuffer(std::size_t count, int threads, std::size_t page_offset) : size_(count) {
+    if (page_offset % 64 != 0 || page_offset >= kPage)
+      throw std::invalid_argument("AlignedBuffer: page offset");
+    allocate(kHugePage, page_offset);
+    advise_huge_pages(block_.get(), allocated_);
+    zero(threads);
+  }
+
+  T* data() { return data_; }
+  const T* data() const { return data_; }
+  std::size_t size() const { return size_; }
+  T& operator[](std::size_t i) { return data_[i]; }
+  const T& operator[](std::size_t i) const { return data_[i]; }
+
+ private:
+  struct Free {
+    void operator()(void* p) const { std::free(p); }
+  };
+
+  void allocate(std::size_t alignment, std::size_t offset) {
+    const std::size_t bytes = std::max<std::size_t>(size_, 1) * sizeof(T) + offset;
+    allocated_ = (bytes + alignment - 1) / alignment * alignment;
+    block_.reset(std::aligned_alloc(alignment, allocated_));
+    if (!block_) throw std::bad_alloc();
+    data_ = reinterpret_cast<T*>(static_cast<char*>(block_.get()) + offset);
+  }
+
+  void zero(int threads) {
+    T* p = data_;
+    const auto n = static_cast<std::ptrdiff_t>(size_);
 #pragma omp parallel for schedule(static) num_threads(threads) if (threads > 1)
     for (std::ptrdiff_t i = 0; i < n; ++i) p[i] = T(0);
   }
 
-  T* data() {
-    return data_.get();
-  }
-  const T* data() const {
-    return data_.get();
-  }
-  std::size_t size() const {
-    return size_;
-  }
-  T& operator[](std::size_t i) {
-    return data_.get()[i];
-  }
-  const T& operator[](std::size_t i) const {
-    return data_.get()[i];
-  }
-
-  /// Gives up ownership: the caller frees the elements with std::free (an engine owner adopts them
-  /// through Tensor::from_managed, so engine variants read the same aligned memory as the peers).
-  T* release() {
-    size_ = 0;
-    return data_.release();
-  }
-
- private:
-  struct Free {
-    void operator()(T* p) const { std::free(p); }
-  };
-  std::unique_ptr<T[], Free> data_;
+  std::unique_ptr<void, Free> block_;
+  std::size_t allocated_ = 0;
+  T* data_ = nullptr;
   std::size_t size_ = 0;
 };
+
+/// Where operand `k` of a case (A = 0, B = 1, C or X = 2, ...) starts within its page: k KiB, the same
+/// for every variant, so that no two operands start within a cache line of each other modulo 4 KiB
+/// (common/staggered_slab.hpp does the same for the chain's arrays).
+constexpr std::size_t operand_page_offset(std::size_t k) {
+  return (k * 1024) % 4096;
+}
 
 }  // namespace tfbench::workloads

@@ -4,6 +4,8 @@
 // left to the backend's Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided
 // view (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
 
+#include <memory>
+
 #include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
@@ -19,14 +21,17 @@ namespace {
 template <class T>
 using HostTensor = Tensor<T, DynRank, Host>;
 
-/// An owner adopting the same 64-byte aligned, thread-first-touched memory the peers use: operands at
-/// a 16-byte malloc alignment split every 32-byte load of an 8 x 8 item across cache lines (measured
-/// 0.85x of the same kernel on aligned items over 256 MiB).
+/// An owner adopting the same 64-byte aligned, thread-first-touched memory the peers use, operand
+/// `k` at the page offset every variant's operand k has (operand_page_offset): operands at a 16-byte
+/// malloc alignment split every 32-byte load of an 8 x 8 item across cache lines (measured 0.85x of
+/// the same kernel on aligned items over 256 MiB).
 template <class T>
-HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int threads, bool fill) {
-  AlignedBuffer<T> data(static_cast<std::size_t>(s.elements()), threads);
-  if (fill) fill_operand(data.data(), s, seed, threads);
-  return HostTensor<T>::from_managed({s.ld, s.n, s.batch}, data.release(), [](T* p, Index) { std::free(p); });
+HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int threads, bool fill,
+                           std::size_t k) {
+  auto data = std::make_shared<AlignedBuffer<T>>(static_cast<std::size_t>(s.elements()), threads,
+                                                 operand_page_offset(k));
+  if (fill) fill_operand(data->data(), s, seed, threads);
+  return HostTensor<T>::from_managed({s.ld, s.n, s.batch}, data->data(), [data](T*, Index) {});
 }
 
 /// The [n, n, batch] items of a padded owner (the owner itself when packed), in its memory.
@@ -68,9 +73,9 @@ class EngineGemm final : public Instance {
         variant_(strategy.variant),
         options_(batched_options(strategy)),
         backend_(Operands::backend(ctx)),
-        a_(Operands::place(backend_, padded_batch<T>(s, seeds_.a, ctx.threads, true))),
-        b_(Operands::place(backend_, padded_batch<T>(s, seeds_.b, ctx.threads, true))),
-        c_(Operands::place(backend_, padded_batch<T>(s, 0, ctx.threads, false))) {}
+        a_(Operands::place(backend_, padded_batch<T>(s, seeds_.a, ctx.threads, true, 0))),
+        b_(Operands::place(backend_, padded_batch<T>(s, seeds_.b, ctx.threads, true, 1))),
+        c_(Operands::place(backend_, padded_batch<T>(s, 0, ctx.threads, false, 2))) {}
 
   CheckResult check() override {
     run();
@@ -112,8 +117,8 @@ Result<ops::BatchRun, ops::BatchedError> tiny_gemm(Session& session, const GemmB
   GemmBatchShape tiny = s;
   tiny.batch = 2;
   auto place = [&](HostTensor<T> host) { return Operands::place(session, std::move(host)); };
-  auto a = place(padded_batch<T>(tiny, 1, 1, true)), b = place(padded_batch<T>(tiny, 2, 1, true)),
-       c = place(padded_batch<T>(tiny, 0, 1, false));
+  auto a = place(padded_batch<T>(tiny, 1, 1, true, 0)), b = place(padded_batch<T>(tiny, 2, 1, true, 1)),
+       c = place(padded_batch<T>(tiny, 0, 1, false, 2));
   return run_gemm(session, tiny, a, b, c, options);
 }
 

@@ -1,6 +1,7 @@
 #pragma once
-// Base of the host peers: operands in aligned host buffers, first touched by the worker's threads
-// and filled from the case's streams; check() runs once and compares the sampled items.
+// Base of the host peers: operands in aligned host buffers placed as the engine's are, first touched
+// by the worker's threads and filled from the case's streams; check() runs once and compares the sampled
+// items.
 
 #include "common/buffer.hpp"
 #include "packed_small/gemm_batch.hpp"
@@ -14,9 +15,9 @@ class HostGemmBatch : public Instance {
       : shape_(s),
         seeds_(gemm_batch_seeds(ctx.seed)),
         threads_(ctx.threads),
-        a_(s.elements(), ctx.threads),
-        b_(s.elements(), ctx.threads),
-        c_(s.elements(), ctx.threads) {
+        a_(s.elements(), ctx.threads, operand_page_offset(0)),
+        b_(s.elements(), ctx.threads, operand_page_offset(1)),
+        c_(s.elements(), ctx.threads, operand_page_offset(2)) {
     fill_operand(a_.data(), s, seeds_.a, threads_);
     fill_operand(b_.data(), s, seeds_.b, threads_);
   }

@@ -8,6 +8,7 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
@@ -76,12 +77,14 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
 
 namespace {
 
+/// Operand `k` of a class, placed within its page as the workloads place a case's (operand_page_offset).
 template <class T>
-HostTensor<T> aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads) {
+HostTensor<T> aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads,
+                             std::size_t k) {
   const std::size_t count = static_cast<std::size_t>(rows * cols * items);
-  AlignedBuffer<T> data(count, threads);
-  if (seed != 0) fill_random(data.data(), count, seed);
-  return HostTensor<T>::from_managed({rows, cols, items}, data.release(), [](T* p, Index) { std::free(p); });
+  auto data = std::make_shared<AlignedBuffer<T>>(count, threads, operand_page_offset(k));
+  if (seed != 0) fill_random(data->data(), count, seed);
+  return HostTensor<T>::from_managed({rows, cols, items}, data->data(), [data](T*, Index) {});
 }
 
 /// Adds n to each diagonal: random [0.5, 1.5] entries make a well-conditioned system then.
@@ -212,9 +215,9 @@ class ClassBench {
         n_(n),
         items_(items),
         bytes_(item_elements(family, n) * sizeof(T) * static_cast<double>(items_)),
-        a_(aligned_tensor<T>(n, n, items_, derive_seed(seed, 0), o.threads)),
-        b_(aligned_tensor<T>(n, columns(), items_, derive_seed(seed, 1), o.threads)),
-        out_(aligned_tensor<T>(n, columns(), items_, 0, o.threads)) {
+        a_(aligned_tensor<T>(n, n, items_, derive_seed(seed, 0), o.threads, 0)),
+        b_(aligned_tensor<T>(n, columns(), items_, derive_seed(seed, 1), o.threads, 1)),
+        out_(aligned_tensor<T>(n, columns(), items_, 0, o.threads, 2)) {
     if (family == BatchedFamily::Solve) make_dominant(a_, n, items_);
   }
 

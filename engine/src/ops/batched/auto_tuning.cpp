@@ -3,6 +3,7 @@
 #include "tfbench/engine/ops/batched/auto_tuning.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -58,7 +59,13 @@ CacheSizes caches_for_threads(const CacheSizes& caches, int threads) {
   return {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes};
 }
 
+std::uint64_t AutoTuning::next_serial() {
+  static std::atomic<std::uint64_t> serial{0};
+  return ++serial;
+}
+
 void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice, std::vector<TunedTime> times) {
+  serial_ = next_serial();  // what a thread remembers of the old classes no longer answers
   Entry entry{cls, choice, cls.working_set_bytes > 0 ? std::log(cls.working_set_bytes) : 0.0, {}};
   for (TunedTime& t : times) {
     if (t.seconds > 0 && std::isfinite(t.seconds)) entry.log_times.push_back({t.choice, std::log(t.seconds)});
@@ -110,6 +117,30 @@ std::size_t AutoTuning::size() const {
 }
 
 std::optional<TuningChoice> AutoTuning::lookup(BatchedFamily family, DType dtype, int item_dim,
+                                               double working_set_bytes, int threads) const {
+  struct Remembered {
+    std::uint64_t serial = 0;  // 0: nothing remembered (serials start at 1)
+    BatchedFamily family;
+    DType dtype;
+    int item_dim, threads;
+    double bytes;
+    std::optional<TuningChoice> answer;
+  };
+  thread_local Remembered last;
+  if (last.serial == serial_ && last.family == family && last.dtype == dtype && last.item_dim == item_dim &&
+      last.threads == threads && last.bytes == working_set_bytes)
+    return last.answer;
+  last = {serial_,
+          family,
+          dtype,
+          item_dim,
+          threads,
+          working_set_bytes,
+          search(family, dtype, item_dim, working_set_bytes, threads)};
+  return last.answer;
+}
+
+std::optional<TuningChoice> AutoTuning::search(BatchedFamily family, DType dtype, int item_dim,
                                                double working_set_bytes, int threads) const {
   if (item_dim <= 0) return std::nullopt;
   const MemoryLevel level = memory_level(working_set_bytes, caches_for_threads(caches_, threads));

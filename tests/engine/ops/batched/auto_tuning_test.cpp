@@ -139,6 +139,37 @@ TEST_CASE("AutoTuning: memory level, nearest measured class, thread count, no cl
   CHECK(u.size() == 4);
 }
 
+TEST_CASE("AutoTuning: a thread's remembered answer never outlives its question or its tuning",
+          "[batched][tuning]") {
+  const double l2 = 512.0 * 1024;
+  const TuningClass cls{BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, 1};
+  auto make = [&](ItemProvider p) {
+    auto t = std::make_unique<AutoTuning>("t", kCaches);
+    t->add(cls, {p, std::nullopt});
+    return t;
+  };
+  auto first = make(ItemProvider::Libxsmm);
+  auto second = make(ItemProvider::Blas);
+  for (int i = 0; i < 3; ++i) {  // the same question of two tunings, alternately
+    CHECK(first->lookup(BatchedFamily::Gemm, DType::F64, 8, l2, 1)->provider == ItemProvider::Libxsmm);
+    CHECK(second->lookup(BatchedFamily::Gemm, DType::F64, 8, l2, 1)->provider == ItemProvider::Blas);
+  }
+  // Each part of the question counts: another family, dtype, size, working set or thread count.
+  CHECK_FALSE(first->lookup(BatchedFamily::Solve, DType::F64, 8, l2, 1).has_value());
+  CHECK_FALSE(first->lookup(BatchedFamily::Gemm, DType::F32, 8, l2, 1).has_value());
+  CHECK_FALSE(first->lookup(BatchedFamily::Gemm, DType::F64, 32, l2, 1).has_value());
+  CHECK_FALSE(first->lookup(BatchedFamily::Gemm, DType::F64, 8, 16.0 * 1024, 1).has_value());
+  CHECK(first->lookup(BatchedFamily::Gemm, DType::F64, 8, l2, 1).has_value());
+  // A tuning made where a freed one was (the allocator may well reuse its address) answers for itself.
+  for (ItemProvider p : {ItemProvider::Specialized, ItemProvider::KokkosBatched, ItemProvider::Libxsmm}) {
+    first = make(p);
+    CHECK(first->lookup(BatchedFamily::Gemm, DType::F64, 8, l2, 1)->provider == p);
+  }
+  // add() after a lookup: the next lookup sees the new choice.
+  first->add(cls, {ItemProvider::Blas, BatchStrategy::Sequential});
+  CHECK(first->lookup(BatchedFamily::Gemm, DType::F64, 8, l2, 1)->strategy == BatchStrategy::Sequential);
+}
+
 TEST_CASE("AutoTuning: with threads, a level is one of the caches they hold between them",
           "[batched][tuning]") {
   // kCaches: 1 MiB L2 per core. 1.5 MiB over two lanes is 0.75 MiB per core's L2: an L2 batch at two
