@@ -55,6 +55,27 @@ TEST_CASE("/proc/<pid>/stat: utime + stime, counted from the last ')' of the com
   CHECK_FALSE(parse_process_ticks("no parenthesis"));
 }
 
+TEST_CASE("/proc/<pid>/stat: the state letter after the last ')'; a spinner is runnable, a sleeper not",
+          "[host_load]") {
+  using tfbench::workloads::parse_process_state;
+  using tfbench::workloads::process_runnable;
+  CHECK(parse_process_state("42 (tfbench) R 1 42") == 'R');
+  CHECK(parse_process_state("7 (a (b) c) S 1 7") == 'S');
+  CHECK(parse_process_state("no parenthesis") == 0);
+  CHECK(parse_process_state("7 (cut)") == 0);
+  CHECK(process_runnable(getpid()));  // this thread, reading
+  const pid_t sleeper = fork();
+  REQUIRE(sleeper >= 0);
+  if (sleeper == 0) {
+    pause();
+    _exit(0);
+  }
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK_FALSE(process_runnable(sleeper));
+  kill(sleeper, SIGKILL);
+  waitpid(sleeper, nullptr, 0);
+}
+
 TEST_CASE("other work is the CPUs' busy time less the worker's and its helpers', over the capacity",
           "[host_load]") {
   auto before = parse_proc_stat(kStatBefore, CpuSet::of({0, 1}));

@@ -53,7 +53,8 @@ TEST_CASE("operand buffers: operand k at k KiB of a huge-page-aligned block, ali
           "[workloads]") {
   for (const std::size_t count : {std::size_t{1}, std::size_t{2048}, std::size_t{300000}}) {
     for (std::size_t k = 0; k < 3; ++k) {
-      const AlignedBuffer<double> first(count, 1, operand_page_offset(k)), second(count, 2, operand_page_offset(k));
+      const AlignedBuffer<double> first(count, 1, operand_page_offset(k)),
+          second(count, 2, operand_page_offset(k));
       CHECK(operand_page_offset(k) == k * 1024);
       CHECK(address(first.data()) % AlignedBuffer<double>::kHugePage == k * 1024);
       CHECK(address(second.data()) % AlignedBuffer<double>::kHugePage == k * 1024);

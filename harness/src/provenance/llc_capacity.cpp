@@ -1,16 +1,13 @@
 #include "provenance/llc_capacity.hpp"
 
-#include <unistd.h>
-
-#include <algorithm>
 #include <cmath>
 #include <cstdlib>
-#include <ctime>
 #include <stdexcept>
 
 #include "results/atomic_write.hpp"
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
+#include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/llc_probe.hpp"
 
 namespace tfbench::harness {
@@ -22,18 +19,6 @@ constexpr int kLlcProbeVersion = 2;  // 2: the sweep's array on huge pages
 
 std::string mib(double bytes) {
   return std::to_string(static_cast<long long>(bytes / (1024.0 * 1024) + 0.5)) + " MiB";
-}
-
-double physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
-}
-
-std::string utc_now() {
-  const std::time_t t = std::time(nullptr);
-  char text[32];
-  std::strftime(text, sizeof text, "%Y-%m-%dT%H:%M:%SZ", std::gmtime(&t));
-  return text;
 }
 
 }  // namespace
@@ -70,7 +55,7 @@ void store_llc_probe(const std::string& path, const Json& key, double llc_bytes,
   const Json j{{"format", "tfbench-llc-probe"},
                {"key", key},
                {"llc_bytes", llc_bytes},
-               {"measured_utc", utc_now()},
+               {"measured_utc", utc_now_iso()},
                {"sweep", sweep}};
   write_file_creating_directories(path, j.dump(1) + "\n");
 }
@@ -92,25 +77,30 @@ void settle_llc_capacity(std::ostream& log) {
   const std::string path = impl::llc_probe_path(key);
   std::optional<double> capacity = impl::read_llc_probe(path, key);
   if (!capacity) {
-    log << "tfbench: measuring the last-level cache's capacity (sysfs lists no caches; CPUID reports "
+    log << "tfbench: measuring the last-level cache's capacity (sysfs lists no L3; CPUID reports "
         << impl::mib(reported.reported_llc_bytes) << ")..." << std::flush;
-    const double l2 = reported.sizes.l2_bytes > 0 ? reported.sizes.l2_bytes : 512.0 * 1024;
-    double most = 8 * reported.reported_llc_bytes;
-    if (const double memory = impl::physical_memory_bytes(); memory > 0) most = std::min(most, memory / 8);
     Json points = Json::array();
-    const auto sweep = workloads::measure_llc_sweep(2 * l2, most, [&](const workloads::SweepPoint& p) {
-      points.push_back(Json{{"bytes", p.bytes}, {"gbs", p.gbs}});
-      log << " " << impl::mib(p.bytes) << " " << static_cast<long long>(p.gbs + 0.5) << " GB/s,"
-          << std::flush;
-    });
-    capacity = std::round(workloads::llc_capacity_from_sweep(sweep) / 1024) * 1024;
+    const auto sweep = workloads::measure_llc_sweep(
+        reported.sizes.l2_bytes, reported.reported_llc_bytes, [&](const workloads::SweepPoint& p) {
+          points.push_back(Json{{"bytes", p.bytes}, {"gbs", p.gbs}});
+          log << " " << impl::mib(p.bytes) << " " << static_cast<long long>(p.gbs + 0.5) << " GB/s,"
+              << std::flush;
+        });
+    capacity = std::round(workloads::llc_capacity_from_sweep(sweep.points) / 1024) * 1024;
     log << (*capacity > 0 ? " ends near " + impl::mib(*capacity)
-                          : std::string(" no end seen: the report stands"))
-        << " (kept in " << path << ")\n";
-    try {
-      impl::store_llc_probe(path, key, *capacity, points);
-    } catch (const std::exception& error) {
-      log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
+                          : std::string(" no end seen: the report stands"));
+    if (sweep.load.busy()) {
+      // Used by this run, not kept: a sweep beside other work misplaces the end (77 MiB against 28).
+      log << " (on a busy host: other work " << static_cast<int>(100 * sweep.load.other() + 0.5)
+          << "% of the CPUs, steal " << static_cast<int>(100 * sweep.load.steal() + 0.5)
+          << "%; not kept, measured again next time)\n";
+    } else {
+      log << " (kept in " << path << ")\n";
+      try {
+        impl::store_llc_probe(path, key, *capacity, points);
+      } catch (const std::exception& error) {
+        log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
+      }
     }
   }
   if (*capacity > 0)

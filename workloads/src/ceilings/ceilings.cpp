@@ -15,6 +15,7 @@
 
 #include "ceilings/fma_peak.hpp"
 #include "ceilings/level_bandwidth.hpp"
+#include "common/physical_memory.hpp"
 #include "common/size_ladder.hpp"
 #include "compute_control/compute_control.hpp"
 #include "tfbench/workloads/tuning.hpp"
@@ -52,11 +53,6 @@ ops::CacheSizes known_caches() {
   if (!(c.l2_bytes > 0)) c.l2_bytes = std::max(kDefaultL2, 4 * c.l1_bytes);
   if (!(c.llc_bytes > 0)) c.llc_bytes = std::max(kDefaultLlc, c.l2_bytes);
   return c;
-}
-
-double physical_memory_bytes() {
-  const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-  return pages > 0 && page > 0 ? static_cast<double>(pages) * static_cast<double>(page) : 0.0;
 }
 
 /// Working sets well inside each level at `threads` threads: half of the per-core L1 and L2 (times

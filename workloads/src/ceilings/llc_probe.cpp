@@ -4,12 +4,16 @@
 #include <cmath>
 
 #include "ceilings/level_bandwidth.hpp"
+#include "common/physical_memory.hpp"
 
 namespace tfbench::workloads {
 namespace {
 
 // Three samples of 5 ms each: the sweep needs the plateau and the floor apart (2-3x), not a ceiling.
 constexpr int kSweepSamples = 3;
+// Past an LLC the bandwidth is at the floor within 4x of it (the EPYC VM: 28 MiB, 54 GB/s from 128);
+// the sweep stops at 1 GiB, where a larger LLC keeps its report.
+constexpr double kMaxSweepBytes = 1024.0 * 1024 * 1024;
 
 double best_gbs(const std::vector<SweepPoint>& sweep) {
   double best = 0;
@@ -41,16 +45,20 @@ double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep) {
   return 0;
 }
 
-std::vector<SweepPoint> measure_llc_sweep(double from_bytes, double max_bytes,
-                                          const std::function<void(const SweepPoint&)>& progress) {
-  std::vector<SweepPoint> sweep;
-  for (double ws = from_bytes; ws <= max_bytes && !sweep_at_floor(sweep); ws *= 2) {
-    std::vector<double> gbs = impl::sample_bandwidth(impl::BandwidthKernel::InPlace, ws, 1, kSweepSamples,
-                                                     impl::kCacheSampleSeconds);
-    std::sort(gbs.begin(), gbs.end());
-    sweep.push_back({ws, gbs[gbs.size() / 2]});
-    if (progress) progress(sweep.back());
+LlcSweep measure_llc_sweep(double l2_bytes, double reported_llc_bytes,
+                           const std::function<void(const SweepPoint&)>& progress) {
+  const double from_bytes = 2 * (l2_bytes > 0 ? l2_bytes : 512.0 * 1024);
+  double max_bytes = std::max(std::min(4 * reported_llc_bytes, kMaxSweepBytes), 2 * from_bytes);
+  if (const double memory = physical_memory_bytes(); memory > 0) max_bytes = std::min(max_bytes, memory / 8);
+  LlcSweep sweep;
+  const auto before = read_cpu_ticks(CpuSet::allowed(), {});
+  for (double ws = from_bytes; ws <= max_bytes && !sweep_at_floor(sweep.points); ws *= 2) {
+    const std::vector<double> gbs = impl::sample_bandwidth(impl::BandwidthKernel::InPlace, ws, 1,
+                                                           kSweepSamples, impl::kCacheSampleSeconds);
+    sweep.points.push_back({ws, *std::max_element(gbs.begin(), gbs.end())});
+    if (progress) progress(sweep.points.back());
   }
+  sweep.load.add(before, read_cpu_ticks(CpuSet::allowed(), {}));
   return sweep;
 }
 

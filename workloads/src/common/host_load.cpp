@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <sstream>
@@ -76,12 +77,30 @@ std::optional<std::uint64_t> process_cpu_ticks(pid_t pid) {
   return parse_process_ticks(*text);
 }
 
+char parse_process_state(const std::string& text) {
+  // "pid (comm) S ...": comm may hold spaces and parentheses, so the state follows the last ')'.
+  const std::size_t close = text.rfind(')');
+  if (close == std::string::npos || close + 2 >= text.size() || text[close + 1] != ' ') return 0;
+  return text[close + 2];
+}
+
+bool process_runnable(pid_t pid) {
+  std::error_code error;
+  for (const auto& task :
+       std::filesystem::directory_iterator("/proc/" + std::to_string(pid) + "/task", error)) {
+    if (const auto text = slurp(task.path().string() + "/stat"); text && parse_process_state(*text) == 'R')
+      return true;
+  }
+  return false;
+}
+
 bool wait_until_idle(const std::vector<pid_t>& pids, double max_seconds) {
   const auto sum = [&] {
     std::uint64_t total = 0;
     for (pid_t pid : pids) total += process_cpu_ticks(pid).value_or(0);
     return total;
   };
+  const auto runnable = [&] { return std::any_of(pids.begin(), pids.end(), process_runnable); };
   const auto until = std::chrono::steady_clock::now() + std::chrono::duration<double>(max_seconds);
   std::uint64_t last = sum();
   int quiet_polls = 0;
@@ -89,7 +108,7 @@ bool wait_until_idle(const std::vector<pid_t>& pids, double max_seconds) {
     if (std::chrono::steady_clock::now() >= until) return false;
     std::this_thread::sleep_for(std::chrono::milliseconds(10));
     const std::uint64_t now = sum();
-    quiet_polls = now == last ? quiet_polls + 1 : 0;
+    quiet_polls = now == last && !runnable() ? quiet_polls + 1 : 0;
     last = now;
   }
   return true;

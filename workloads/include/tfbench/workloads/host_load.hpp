@@ -44,10 +44,18 @@ std::optional<std::uint64_t> parse_process_ticks(const std::string& text);
 /// utime + stime of process `pid` now; nullopt when it cannot be read (it exited).
 std::optional<std::uint64_t> process_cpu_ticks(pid_t pid);
 
-/// Waits until `pids` use no more CPU: no tick of theirs over two 10 ms polls in a row, at most
-/// `max_seconds`. Returns whether they went quiet. Why: a Python peer's runner keeps its OpenBLAS
-/// threads spinning (sched_yield in a loop) for about 0.1 s after its call, and they took 52% of the
-/// CPUs while the next variant of a batched_solve case was timed at two threads (Xeon VM).
+/// The state letter of a /proc/<pid>/stat or /proc/<pid>/task/<tid>/stat line ('R' running or
+/// runnable, 'S' sleeping, ...); 0 when it does not parse.
+char parse_process_state(const std::string& text);
+/// Whether any thread of `pid` is running or waiting for a CPU (state R).
+bool process_runnable(pid_t pid);
+
+/// Waits until `pids` use no more CPU: no tick of theirs and no thread of theirs runnable over two
+/// 10 ms polls in a row, at most `max_seconds`. Returns whether they went quiet. Why: a Python peer's
+/// runner keeps its OpenBLAS threads spinning (sched_yield in a loop) for about 0.1 s after its call,
+/// and they took 52% of the CPUs while the next variant of a batched_solve case was timed at two
+/// threads (Xeon VM). Runnable, not only ticking: a spinner kept off the CPUs by other work for 20 ms
+/// (a parallel build on both cores) earned no tick and passed for idle.
 bool wait_until_idle(const std::vector<pid_t>& pids, double max_seconds);
 
 /// Now, for `cpus`, this process and `helpers` (a helper that cannot be read is left out); nullopt

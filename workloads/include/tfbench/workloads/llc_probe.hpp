@@ -10,6 +10,8 @@
 #include <functional>
 #include <vector>
 
+#include "tfbench/workloads/host_load.hpp"
+
 namespace tfbench::workloads {
 
 struct SweepPoint {
@@ -32,10 +34,19 @@ double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep);
 /// Whether `sweep` has reached its floor (above).
 bool sweep_at_floor(const std::vector<SweepPoint>& sweep);
 
-/// Measures the sweep at one thread: working sets from `from_bytes`, doubling, until sweep_at_floor
-/// or beyond `max_bytes`; `progress` is told each point. About a second on the EPYC VM, most of it
-/// the first touch of the working sets.
-std::vector<SweepPoint> measure_llc_sweep(double from_bytes, double max_bytes,
-                                          const std::function<void(const SweepPoint&)>& progress = {});
+/// A measured sweep and the host's load while it ran.
+struct LlcSweep {
+  std::vector<SweepPoint> points;
+  HostLoad load;
+};
+
+/// Measures the sweep at one thread: working sets from twice `l2_bytes`, doubling, until
+/// sweep_at_floor or beyond 4x `reported_llc_bytes` (1 GiB and an eighth of the memory at most); each point
+/// the best of three 5 ms samples (noise only slows a sample down); `progress` is told each point.
+/// About a second on the EPYC VM, most of it the first touch of the working sets. Beside a build on
+/// the other core the sweep's plateau read half of the quiet one's and its end 77 MiB instead of 28:
+/// a caller keeps no sweep whose `load` is busy().
+LlcSweep measure_llc_sweep(double l2_bytes, double reported_llc_bytes,
+                           const std::function<void(const SweepPoint&)>& progress = {});
 
 }  // namespace tfbench::workloads
