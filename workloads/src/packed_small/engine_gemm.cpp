@@ -4,12 +4,10 @@
 // left to the backend's Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided
 // view (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
 
-#include <memory>
-
-#include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
 #include "common/operand_placement.hpp"
+#include "common/operand_tensor.hpp"
 #include "packed_small/gemm_peers.hpp"
 
 #include "tfbench/engine/ops/batched_gemm.hpp"
@@ -28,10 +26,9 @@ using HostTensor = Tensor<T, DynRank, Host>;
 template <class T>
 HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int threads, bool fill,
                            std::size_t k) {
-  auto data = std::make_shared<AlignedBuffer<T>>(static_cast<std::size_t>(s.elements()), threads,
-                                                 operand_page_offset(k));
-  if (fill) fill_operand(data->data(), s, seed, threads);
-  return HostTensor<T>::from_managed({s.ld, s.n, s.batch}, data->data(), [data](T*, Index) {});
+  HostTensor<T> t = operand_tensor<T>({s.ld, s.n, s.batch}, threads, k);
+  if (fill) fill_operand(t.data(), s, seed, threads);
+  return t;
 }
 
 /// The [n, n, batch] items of a padded owner (the owner itself when packed), in its memory.

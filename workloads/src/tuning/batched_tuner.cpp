@@ -8,14 +8,13 @@
 #include <chrono>
 #include <cmath>
 #include <limits>
-#include <memory>
 #include <sstream>
 #include <string>
 #include <type_traits>
 #include <vector>
 
-#include "common/buffer.hpp"
 #include "common/engine_backend.hpp"
+#include "common/operand_tensor.hpp"
 #include "common/random.hpp"
 #include "common/size_ladder.hpp"
 #include "tfbench/engine/ops/batched_gemm.hpp"
@@ -81,10 +80,9 @@ namespace {
 template <class T>
 HostTensor<T> aligned_tensor(Index rows, Index cols, Index items, std::uint64_t seed, int threads,
                              std::size_t k) {
-  const std::size_t count = static_cast<std::size_t>(rows * cols * items);
-  auto data = std::make_shared<AlignedBuffer<T>>(count, threads, operand_page_offset(k));
-  if (seed != 0) fill_random(data->data(), count, seed);
-  return HostTensor<T>::from_managed({rows, cols, items}, data->data(), [data](T*, Index) {});
+  HostTensor<T> t = operand_tensor<T>({rows, cols, items}, threads, k);
+  if (seed != 0) fill_random(t.data(), static_cast<std::size_t>(rows * cols * items), seed);
+  return t;
 }
 
 /// Adds n to each diagonal: random [0.5, 1.5] entries make a well-conditioned system then.

@@ -4,8 +4,8 @@
 // AMD EPYC VM here read 508 MiB, the sum of sixteen CCDs' L3s, of which one core reaches 32), and a
 // level boundary 16x too high classes every DRAM-sized batch as LLC. The sweep below reads ERT's
 // in-place kernel at one thread over doubling working sets from past the L2 until the bandwidth has
-// fallen to a floor and stays there (DRAM's); the capacity is the largest working set still above
-// the geometric mean of the cache's best and that floor.
+// fallen to a floor and stays there (DRAM's); the capacity is where the bandwidth crosses the
+// geometric mean of the cache's best and that floor.
 
 #include <functional>
 #include <vector>
@@ -16,7 +16,7 @@ namespace tfbench::workloads {
 
 struct SweepPoint {
   double bytes = 0;  // the working set
-  double gbs = 0;    // its median bandwidth
+  double gbs = 0;    // its best sample's bandwidth
 };
 
 /// A sweep has reached its floor once its last two points are below kLlcFallFraction of its best and
@@ -27,7 +27,7 @@ constexpr double kFloorStep = 0.1;
 
 /// Where the bandwidth of `sweep` (ascending) crosses sqrt(best x floor), the floor being its last
 /// point's: the last point above that and the next, interpolated on a log-log scale (the capacity
-/// rarely is a power of two: 27 MiB on the EPYC VM, whose core shares a 32 MiB L3 slice). 0 when
+/// rarely is a power of two: 21-28 MiB on the EPYC VM, whose core shares a 32 MiB L3 slice). 0 when
 /// the sweep never fell below kLlcFallFraction of its best (no end seen: keep the report).
 double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep);
 
