@@ -1,5 +1,6 @@
 #include "provenance/llc_capacity.hpp"
 
+#include <chrono>
 #include <cmath>
 #include <cstdlib>
 #include <stdexcept>
@@ -37,25 +38,36 @@ std::string llc_probe_path(const Json& key) {
          sha256_hex(key.dump()).substr(0, 16) + ".json";
 }
 
-std::optional<double> read_llc_probe(const std::string& path, const Json& key) {
+double unix_now() {
+  return std::chrono::duration<double>(std::chrono::system_clock::now().time_since_epoch()).count();
+}
+
+std::optional<KeptLlc> read_llc_probe(const std::string& path, const Json& key, double now_unix) {
   const auto text = read_whole_file(path);
   if (!text) return std::nullopt;
   try {
     const Json j = Json::parse(*text);
     if (j.at("format") != "tfbench-llc-probe" || j.at("key") != key) return std::nullopt;
-    const double bytes = j.at("llc_bytes").get<double>();
-    if (!(bytes >= 0)) return std::nullopt;
-    return bytes;
+    KeptLlc kept;
+    kept.llc_bytes = j.at("llc_bytes").get<double>();
+    if (!(kept.llc_bytes >= 0)) return std::nullopt;
+    kept.provisional = !j.value("busy_load", Json()).is_null();
+    if (kept.provisional && !(now_unix - j.at("measured_unix").get<double>() < kProvisionalLlcSeconds))
+      return std::nullopt;
+    return kept;
   } catch (const std::exception&) {
     return std::nullopt;
   }
 }
 
-void store_llc_probe(const std::string& path, const Json& key, double llc_bytes, const Json& sweep) {
+void store_llc_probe(const std::string& path, const Json& key, double llc_bytes, const Json& sweep,
+                     const Json& busy_load, double now_unix) {
   const Json j{{"format", "tfbench-llc-probe"},
                {"key", key},
                {"llc_bytes", llc_bytes},
                {"measured_utc", utc_now_iso()},
+               {"measured_unix", now_unix},
+               {"busy_load", busy_load},
                {"sweep", sweep}};
   write_file_creating_directories(path, j.dump(1) + "\n");
 }
@@ -75,7 +87,9 @@ void settle_llc_capacity(std::ostream& log) {
   if (reported.llc_source != "cpuid") return;  // sysfs knows it (or nothing does: the defaults apply)
   const Json key = impl::llc_probe_key(reported);
   const std::string path = impl::llc_probe_path(key);
-  std::optional<double> capacity = impl::read_llc_probe(path, key);
+  const std::optional<impl::KeptLlc> kept = impl::read_llc_probe(path, key, impl::unix_now());
+  std::optional<double> capacity;
+  if (kept) capacity = kept->llc_bytes;
   if (!capacity) {
     log << "tfbench: measuring the last-level cache's capacity (sysfs lists no L3; CPUID reports "
         << impl::mib(reported.reported_llc_bytes) << ")..." << std::flush;
@@ -89,18 +103,22 @@ void settle_llc_capacity(std::ostream& log) {
     capacity = std::round(workloads::llc_capacity_from_sweep(sweep.points) / 1024) * 1024;
     log << (*capacity > 0 ? " ends near " + impl::mib(*capacity)
                           : std::string(" no end seen: the report stands"));
+    Json busy_load;  // null: a quiet host
     if (sweep.load.busy()) {
-      // Used by this run, not kept: a sweep beside other work misplaces the end (77 MiB against 28).
+      // A sweep beside other work misplaces the end (77 MiB against 28): kept for the next runs, so
+      // that they size their levels alike, but only for a while.
+      busy_load = Json{{"other", sweep.load.other()}, {"steal", sweep.load.steal()}};
       log << " (on a busy host: other work " << static_cast<int>(100 * sweep.load.other() + 0.5)
           << "% of the CPUs, steal " << static_cast<int>(100 * sweep.load.steal() + 0.5)
-          << "%; not kept, measured again next time)\n";
+          << "%; kept as provisional, measured again after "
+          << static_cast<int>(impl::kProvisionalLlcSeconds / 60) << " min, in " << path << ")\n";
     } else {
       log << " (kept in " << path << ")\n";
-      try {
-        impl::store_llc_probe(path, key, *capacity, points);
-      } catch (const std::exception& error) {
-        log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
-      }
+    }
+    try {
+      impl::store_llc_probe(path, key, *capacity, points, busy_load, impl::unix_now());
+    } catch (const std::exception& error) {
+      log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
     }
   }
   if (*capacity > 0)

@@ -26,10 +26,24 @@ namespace impl {
 Json llc_probe_key(const workloads::DetectedCaches& reported);
 std::string llc_probe_path(const Json& key);
 
-/// The capacity a cache file holds for `key` (0: the sweep saw no end, the report stands), or nothing
-/// when the file is absent, foreign or unreadable.
-std::optional<double> read_llc_probe(const std::string& path, const Json& key);
-void store_llc_probe(const std::string& path, const Json& key, double llc_bytes, const Json& sweep);
+/// A sweep taken beside other work is kept as provisional for this long, then measured again: every
+/// process measuring its own (one beside a parallel ctest read 77 MiB, the next 28) gave each run
+/// another LLC, and so another ceilings file, than the run before.
+constexpr double kProvisionalLlcSeconds = 3600;
+
+struct KeptLlc {
+  double llc_bytes = 0;      ///< 0: the sweep saw no end, the report stands
+  bool provisional = false;  ///< measured on a busy host
+};
+
+/// The capacity a cache file holds for `key`, or nothing when the file is absent, foreign, unreadable
+/// or provisional and older than kProvisionalLlcSeconds at `now_unix`.
+std::optional<KeptLlc> read_llc_probe(const std::string& path, const Json& key, double now_unix);
+/// `busy_load`: the host's load during a sweep beside other work (null: a quiet host).
+void store_llc_probe(const std::string& path, const Json& key, double llc_bytes, const Json& sweep,
+                     const Json& busy_load, double now_unix);
+
+double unix_now();
 
 }  // namespace impl
 }  // namespace tfbench::harness

@@ -11,9 +11,12 @@
 
 namespace tfbench::workloads {
 
-/// madvise(MADV_HUGEPAGE) over [p, p + bytes) (2 MiB aligned), before its first touch; a kernel
-/// without transparent huge pages refuses it, which changes nothing else.
-void advise_huge_pages(void* p, std::size_t bytes);
+/// A private anonymous mapping of `bytes` (a multiple of 2 MiB) starting on a 2 MiB boundary and
+/// advised MADV_HUGEPAGE before its first touch (a kernel without transparent huge pages refuses the
+/// advice, which changes nothing else). Its own mapping, not the allocator's: advice given to heap
+/// memory outlives the buffer and reaches whatever the allocator puts there next. Throws bad_alloc.
+void* map_huge_page_block(std::size_t bytes);
+void unmap_block(void* block, std::size_t bytes);
 
 template <class T>
 class AlignedBuffer {
@@ -24,7 +27,10 @@ class AlignedBuffer {
 
   /// `count` elements, zero-filled by `threads` OpenMP threads (static schedule: first touch).
   explicit AlignedBuffer(std::size_t count, int threads = 1) : size_(count) {
-    allocate(64, 0);
+    const std::size_t bytes = (std::max<std::size_t>(size_, 1) * sizeof(T) + 63) / 64 * 64;
+    block_.reset(std::aligned_alloc(64, bytes));
+    if (!block_) throw std::bad_alloc();
+    data_ = static_cast<T*>(block_.get());
     zero(threads);
   }
 
@@ -39,8 +45,10 @@ class AlignedBuffer {
   AlignedBuffer(std::size_t count, int threads, std::size_t page_offset) : size_(count) {
     if (page_offset % 64 != 0 || page_offset >= kPage)
       throw std::invalid_argument("AlignedBuffer: page offset");
-    allocate(kHugePage, page_offset);
-    advise_huge_pages(block_.get(), allocated_);
+    const std::size_t bytes = std::max<std::size_t>(size_, 1) * sizeof(T) + page_offset;
+    const std::size_t mapped = (bytes + kHugePage - 1) / kHugePage * kHugePage;
+    block_ = std::unique_ptr<void, Release>(map_huge_page_block(mapped), Release{mapped});
+    data_ = reinterpret_cast<T*>(static_cast<char*>(block_.get()) + page_offset);
     zero(threads);
   }
 
@@ -51,17 +59,16 @@ class AlignedBuffer {
   const T& operator[](std::size_t i) const { return data_[i]; }
 
  private:
-  struct Free {
-    void operator()(void* p) const { std::free(p); }
+  /// free() for the allocator's blocks, munmap for a mapping of `mapped` bytes.
+  struct Release {
+    std::size_t mapped = 0;
+    void operator()(void* p) const {
+      if (mapped > 0)
+        unmap_block(p, mapped);
+      else
+        std::free(p);
+    }
   };
-
-  void allocate(std::size_t alignment, std::size_t offset) {
-    const std::size_t bytes = std::max<std::size_t>(size_, 1) * sizeof(T) + offset;
-    allocated_ = (bytes + alignment - 1) / alignment * alignment;
-    block_.reset(std::aligned_alloc(alignment, allocated_));
-    if (!block_) throw std::bad_alloc();
-    data_ = reinterpret_cast<T*>(static_cast<char*>(block_.get()) + offset);
-  }
 
   void zero(int threads) {
     T* p = data_;
@@ -70,8 +77,7 @@ class AlignedBuffer {
     for (std::ptrdiff_t i = 0; i < n; ++i) p[i] = T(0);
   }
 
-  std::unique_ptr<void, Free> block_;
-  std::size_t allocated_ = 0;
+  std::unique_ptr<void, Release> block_;
   T* data_ = nullptr;
   std::size_t size_ = 0;
 };

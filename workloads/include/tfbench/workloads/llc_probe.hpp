@@ -45,7 +45,7 @@ struct LlcSweep {
 /// the best of three 5 ms samples (noise only slows a sample down); `progress` is told each point.
 /// About a second on the EPYC VM, most of it the first touch of the working sets. Beside a build on
 /// the other core the sweep's plateau read half of the quiet one's and its end 77 MiB instead of 28:
-/// a caller keeps no sweep whose `load` is busy().
+/// a caller keeps a sweep whose `load` is busy() only provisionally.
 LlcSweep measure_llc_sweep(double l2_bytes, double reported_llc_bytes,
                            const std::function<void(const SweepPoint&)>& progress = {});
 
