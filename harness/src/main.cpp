@@ -75,10 +75,8 @@ int main(int argc, char** argv) {
   }
   for (std::size_t i = 0; i < commands.size(); ++i) {
     if (!subcommands[i]->parsed()) continue;
-    // The commands that size memory levels (list: its estimate reads the ceilings cache, keyed by the
-    // caches) settle the LLC first; their workers inherit it.
-    const std::string name = subcommands[i]->get_name();
-    if (name == "run" || name == "tune" || name == "info" || name == "list") {
+    // The LLC first, where it is measured: the command's workers inherit it.
+    if (commands[i]->sizes_memory_levels()) {
       try {
         settle_llc_capacity(std::cerr);
       } catch (const std::exception& error) {

@@ -958,6 +958,9 @@ def test_llc_probe():
     cache = work("llc-machine")
     shutil.rmtree(cache, ignore_errors=True)
     env = {"TFBENCH_MACHINE_DIR": cache}
+    # Only the commands that size memory levels (run, tune, list, info) settle it.
+    _, _, stderr = tfbench("validate", config("tiny.yaml"), env=env, expect=0)
+    check("measuring" not in stderr and not os.path.exists(cache), "validate measures nothing: %s" % stderr)
     _, stdout, stderr = tfbench("info", "--no-verify", env=env, expect=0)
     kib, source = info_llc(stdout)
     if os.path.exists("/sys/devices/system/cpu/cpu0/cache/index3"):

@@ -14,6 +14,9 @@ class Command {
   virtual ~Command() = default;
   virtual CLI::App* add(CLI::App& app) = 0;
   virtual int execute() = 0;
+  /// Whether the command sizes memory levels (its workers' ceilings and tuning classes, or an
+  /// estimate keyed by them): main settles the LLC's capacity before it runs (llc_capacity.hpp).
+  virtual bool sizes_memory_levels() const { return false; }
 };
 
 std::unique_ptr<Command> make_run_command(std::string command_line);

@@ -83,6 +83,7 @@ namespace {
 
 class InfoCommand final : public Command {
  public:
+  bool sizes_memory_levels() const override { return true; }
   CLI::App* add(CLI::App& app) override {
     auto* sub = app.add_subcommand(
         "info",

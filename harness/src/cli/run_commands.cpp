@@ -96,6 +96,7 @@ std::optional<std::vector<Config>> load_all(const std::vector<std::string>& path
 
 class RunCommand final : public Command {
  public:
+  bool sizes_memory_levels() const override { return true; }
   explicit RunCommand(std::string command_line) { options_.command_line = std::move(command_line); }
 
   CLI::App* add(CLI::App& app) override {
@@ -241,6 +242,7 @@ std::optional<std::vector<Config>> load_all(const std::vector<std::string>& path
 
 class ListCommand final : public Command {
  public:
+  bool sizes_memory_levels() const override { return true; }
   CLI::App* add(CLI::App& app) override {
     auto* sub = app.add_subcommand(
         "list",

@@ -13,6 +13,7 @@ namespace {
 
 class TuneCommand final : public Command {
  public:
+  bool sizes_memory_levels() const override { return true; }
   explicit TuneCommand(std::string command_line) : command_line_(std::move(command_line)) {}
 
   CLI::App* add(CLI::App& app) override {
