@@ -983,6 +983,19 @@ def test_llc_probe():
                   "info shows the measured LLC: %d KiB, %s, %s" % (kib, source, kept))
         _, _, again = tfbench("info", "--no-verify", env=env, expect=0)
         check("measuring" not in again, "measured once per machine: %s" % again)
+        # A busy host's sweep is used, and said to be provisional, for an hour; then measured again.
+        path = os.path.join(cache, files[0])
+        for age, measured in ((60, False), (7200, True)):
+            kept.update(busy_load={"other": 0.5, "steal": 0.0}, llc_bytes=77 * 1024 * 1024,
+                        measured_unix=time.time() - age)
+            with open(path, "w") as f:
+                json.dump(kept, f)
+            _, stdout, stderr = tfbench("info", "--no-verify", env=env, expect=0)
+            if measured:
+                check("measuring" in stderr, "a provisional LLC an hour old is measured again: %s" % stderr)
+            else:
+                check("measuring" not in stderr and "LLC 77 MiB as measured on a busy host 1 min ago" in stderr
+                      and info_llc(stdout)[0] == 77 * 1024, "a provisional LLC is used and named: %s" % stderr)
 
     env["TFBENCH_LLC_BYTES"] = "24M"
     _, stdout, stderr = tfbench("info", "--no-verify", env=env, expect=0)

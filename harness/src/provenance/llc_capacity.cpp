@@ -52,8 +52,8 @@ std::optional<KeptLlc> read_llc_probe(const std::string& path, const Json& key, 
     kept.llc_bytes = j.at("llc_bytes").get<double>();
     if (!(kept.llc_bytes >= 0)) return std::nullopt;
     kept.provisional = !j.value("busy_load", Json()).is_null();
-    if (kept.provisional && !(now_unix - j.at("measured_unix").get<double>() < kProvisionalLlcSeconds))
-      return std::nullopt;
+    kept.measured_unix = j.value("measured_unix", 0.0);
+    if (kept.provisional && !(now_unix - kept.measured_unix < kProvisionalLlcSeconds)) return std::nullopt;
     return kept;
   } catch (const std::exception&) {
     return std::nullopt;
@@ -90,6 +90,12 @@ void settle_llc_capacity(std::ostream& log) {
   const std::optional<impl::KeptLlc> kept = impl::read_llc_probe(path, key, impl::unix_now());
   std::optional<double> capacity;
   if (kept) capacity = kept->llc_bytes;
+  if (kept && kept->provisional) {
+    const double minutes = (impl::unix_now() - kept->measured_unix) / 60;
+    log << "tfbench: LLC " << impl::mib(kept->llc_bytes) << " as measured on a busy host "
+        << static_cast<int>(minutes + 0.5) << " min ago (provisional: measured again once "
+        << static_cast<int>(impl::kProvisionalLlcSeconds / 60) << " min old; " << path << ")\n";
+  }
   if (!capacity) {
     log << "tfbench: measuring the last-level cache's capacity (sysfs lists no L3; CPUID reports "
         << impl::mib(reported.reported_llc_bytes) << ")..." << std::flush;

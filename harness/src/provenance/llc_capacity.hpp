@@ -34,6 +34,7 @@ constexpr double kProvisionalLlcSeconds = 3600;
 struct KeptLlc {
   double llc_bytes = 0;      ///< 0: the sweep saw no end, the report stands
   bool provisional = false;  ///< measured on a busy host
+  double measured_unix = 0;  ///< when (0: not recorded, files before the field)
 };
 
 /// The capacity a cache file holds for `key`, or nothing when the file is absent, foreign, unreadable
