@@ -14,6 +14,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <vector>
 
 namespace {
 
@@ -24,41 +25,42 @@ std::uintptr_t address(const void* p) {
   return reinterpret_cast<std::uintptr_t>(p);
 }
 
-/// The VmFlags of the mapping of /proc/self/smaps that holds `p` ("" when none does).
-std::string vm_flags_of(const void* p) {
+struct Mapping {
+  std::uintptr_t begin = 0, end = 0;
+  std::string flags;  // its VmFlags line
+};
+
+/// The mappings of /proc/self/smaps with their VmFlags.
+std::vector<Mapping> mappings() {
   std::ifstream smaps("/proc/self/smaps");
+  std::vector<Mapping> out;
   std::string line;
-  bool inside = false;
   while (std::getline(smaps, line)) {
-    std::uintptr_t begin = 0, end = 0;
+    Mapping m;
     char dash = 0;
     std::istringstream head(line);
-    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
-      inside = begin <= address(p) && address(p) < end;
-      continue;
-    }
-    if (inside && line.rfind("VmFlags:", 0) == 0) return line;
+    if (head >> std::hex >> m.begin >> dash >> m.end && dash == '-')
+      out.push_back(m);
+    else if (!out.empty() && line.rfind("VmFlags:", 0) == 0)
+      out.back().flags = line;
   }
+  return out;
+}
+
+/// The VmFlags of the mapping that holds `p` ("" when none does).
+std::string vm_flags_of(const void* p) {
+  for (const Mapping& m : mappings())
+    if (m.begin <= address(p) && address(p) < m.end) return m.flags;
   return "";
 }
 
 /// How many bytes of [p, p + bytes) lie in mappings advised MADV_HUGEPAGE ("hg" in their VmFlags).
 std::size_t advised_bytes(const void* p, std::size_t bytes) {
-  std::ifstream smaps("/proc/self/smaps");
-  std::string line;
-  std::size_t overlap = 0, advised = 0;
   const std::uintptr_t first = address(p), last = first + bytes;
-  while (std::getline(smaps, line)) {
-    std::uintptr_t begin = 0, end = 0;
-    char dash = 0;
-    std::istringstream head(line);
-    if (head >> std::hex >> begin >> dash >> end && dash == '-') {
-      overlap = begin < last && first < end ? std::min(end, last) - std::max(begin, first) : 0;
-      continue;
-    }
-    if (overlap > 0 && line.rfind("VmFlags:", 0) == 0 && line.find(" hg") != std::string::npos)
-      advised += overlap;
-  }
+  std::size_t advised = 0;
+  for (const Mapping& m : mappings())
+    if (m.begin < last && first < m.end && m.flags.find(" hg") != std::string::npos)
+      advised += std::min(m.end, last) - std::max(m.begin, first);
   return advised;
 }
 

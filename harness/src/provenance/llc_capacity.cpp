@@ -87,11 +87,12 @@ void settle_llc_capacity(std::ostream& log) {
   if (reported.llc_source != "cpuid") return;  // sysfs knows it (or nothing does: the defaults apply)
   const Json key = impl::llc_probe_key(reported);
   const std::string path = impl::llc_probe_path(key);
-  const std::optional<impl::KeptLlc> kept = impl::read_llc_probe(path, key, impl::unix_now());
+  const double now = impl::unix_now();
+  const std::optional<impl::KeptLlc> kept = impl::read_llc_probe(path, key, now);
   std::optional<double> capacity;
   if (kept) capacity = kept->llc_bytes;
   if (kept && kept->provisional) {
-    const double minutes = (impl::unix_now() - kept->measured_unix) / 60;
+    const double minutes = (now - kept->measured_unix) / 60;
     log << "tfbench: LLC " << impl::mib(kept->llc_bytes) << " as measured on a busy host "
         << static_cast<int>(minutes + 0.5) << " min ago (provisional: measured again once "
         << static_cast<int>(impl::kProvisionalLlcSeconds / 60) << " min old; " << path << ")\n";
@@ -122,7 +123,7 @@ void settle_llc_capacity(std::ostream& log) {
       log << " (kept in " << path << ")\n";
     }
     try {
-      impl::store_llc_probe(path, key, *capacity, points, busy_load, impl::unix_now());
+      impl::store_llc_probe(path, key, *capacity, points, busy_load, now);  // when the sweep began
     } catch (const std::exception& error) {
       log << "tfbench: could not keep the measured capacity: " << error.what() << "\n";
     }
