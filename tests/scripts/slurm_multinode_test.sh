@@ -108,7 +108,7 @@ TFBENCH_NODE_BUILD=$work/stub-build "$repo/scripts/slurm/submit.sh" --tfbench "$
   fail "submit.sh failed"
 # shellcheck source=/dev/null
 source "$results/jobs.env"
-scontrol show job "$ARRAY_JOBS" | grep -q 'OverSubscribe=NO' ||
+grep -q 'OverSubscribe=NO' <<< "$(scontrol show job "$ARRAY_JOBS")" ||
   fail "the array job is not exclusive: $(scontrol show job "$ARRAY_JOBS" | grep -o 'OverSubscribe=[A-Z]*' | sort -u)"
 slurm_wait_jobs "$timeout_s" jobs "$ARRAY_JOBS" "$MERGE_JOB"
 say "all jobs left the queue after $((SECONDS - t_start)) s"

@@ -62,7 +62,7 @@ a=$(cat "$work/path1")
 grep -q "arch=native pwd=$work/cache/.*/src" "$work/builds" || fail "build ran elsewhere: $(cat "$work/builds")"
 [ "$(git -C "$(dirname "$a")/../../.." rev-parse HEAD)" = "$(git -C "$repo" rev-parse HEAD)" ] ||
   fail "the build's sources are not a clone at the repository's HEAD"
-cat "$work"/err* | grep -q "reusing $a" || fail "no task reported reusing the build: $(cat "$work"/err*)"
+grep -q "reusing $a" "$work"/err* || fail "no task reported reusing the build: $(cat "$work"/err*)"
 
 # A later task of that type reuses it.
 TFBENCH_JOB_ENV=$work/job.env TFBENCH_CPUINFO=$work/cpu-a "$build" >"$work/path4" 2>"$work/err4"

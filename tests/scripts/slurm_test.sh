@@ -93,7 +93,7 @@ say "submitting ${#configs[@]} configs, whole nodes, threads 1,max (node: $cpus 
 # shellcheck source=/dev/null
 source "$results/jobs.env"
 read -r -a all_jobs <<< "$ARRAY_JOBS $MERGE_JOB"
-scontrol show job "$ARRAY_JOBS" | grep -q 'OverSubscribe=NO' ||
+grep -q 'OverSubscribe=NO' <<< "$(scontrol show job "$ARRAY_JOBS")" ||
   fail "the array job is not exclusive: $(scontrol show job "$ARRAY_JOBS" | grep -o 'OverSubscribe=[A-Z]*' | sort -u)"
 
 slurm_wait_jobs "$timeout_s" jobs "${all_jobs[@]}"
