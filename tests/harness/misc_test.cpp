@@ -263,6 +263,50 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   CHECK(std::isnan(none[0].roofline_fraction));
 }
 
+TEST_CASE("derive_case_fields: from DRAM the stores that allocate their lines move twice, in a cache once",
+          "[rows][roofline]") {
+  // A triad's shape: 3 GB read and written, 1 GB of it stored into lines nobody read first.
+  using tfbench::ops::MemoryLevel;
+  tfbench::workloads::Ceilings c;
+  c.peak_f64.best = 1000.0;  // every row here is bandwidth-bound
+  c.level(MemoryLevel::L2).best = 50.0;
+  c.level(MemoryLevel::DRAM).best = 2.0;
+  c.caches = {32e3, 1e6, 8e6};
+  c.threads = 1;
+  auto row = [](double working_set, double write_allocate) {
+    ResultRow r;
+    r.group_id = "f/n=1";
+    r.variant = "engine:auto";
+    r.variant_kind = "engine";
+    r.exec_space = "serial";
+    r.status = RowStatus::Ok;
+    r.samples = {4.0};
+    r.flops = 1e9;
+    r.bytes = 3e9;
+    r.working_set_bytes = working_set;
+    r.write_allocate_bytes = write_allocate;
+    r.precision = "f64";
+    return r;
+  };
+  std::vector<ResultRow> rows = {row(3e9, 1e9), row(3e9, 0.0), row(3e9, tfbench::harness::kNaN),
+                                 row(600e3, 1e9)};
+  derive_case_fields(rows, &c);
+  CHECK(rows[0].memory_level == "dram");
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(2.0));  // 4 GB at 2 GB/s
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(0.5));
+  CHECK(rows[0].arithmetic_intensity == Catch::Detail::Approx(0.25));   // flops over the 4 GB moved
+  CHECK(rows[0].frac_bandwidth_ceiling == Catch::Detail::Approx(0.5));  // 1 GB/s moved of 2
+  CHECK(rows[0].gbs == Catch::Detail::Approx(0.75));                    // the algorithm's 3 GB
+  // Stores that stream past the caches (0), or a file of an older writer (NaN): counted once.
+  CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(1.5));
+  CHECK(rows[1].arithmetic_intensity == Catch::Detail::Approx(1.0 / 3.0));
+  CHECK(rows[2].roofline_bound_s == Catch::Detail::Approx(1.5));
+  // In the L2 the stored lines stay cached from one run to the next.
+  CHECK(rows[3].memory_level == "l2");
+  CHECK(rows[3].roofline_bound_s == Catch::Detail::Approx(3e9 / 50e9));
+  CHECK(rows[3].arithmetic_intensity == Catch::Detail::Approx(1.0 / 3.0));
+}
+
 TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nearest its working set",
           "[rows][roofline]") {
   // A 300 MiB shared L3: the level's triad at 24 MiB reads 25 GB/s, at 130 MiB 13 GB/s. A 256 MiB

@@ -37,6 +37,29 @@ TEST_CASE("packed_small counts 2 n^3 flops and three n x n operands per item", "
   CHECK(w.bytes == Approx(3.0 * 16 * 10 * 4));
 }
 
+TEST_CASE("packed_small: C is write-allocate traffic unless the route streamed it past the caches",
+          "[workloads][roofline]") {
+  // Every variant writes C = A B without reading C: from DRAM its lines are read before they are
+  // written, so the roofline counts them twice (docs/results-format.md, write_allocate_bytes).
+  const Params small(P{{"n", std::int64_t{4}}, {"batch", std::int64_t{10}}});
+  for (const char* v : {"peer:openblas", "peer:kokkosbatched"})
+    CHECK(work_of("packed_small", small, v).write_allocate_bytes == Approx(16.0 * 10 * 8));
+  const Family* f = find_family("packed_small");
+  REQUIRE(f);
+  // The engine says what its last run did: in the L2 the specialized kernel stores C as usual; past
+  // it (4 MiB of operands) with non-temporal stores, and then C moves once.
+  auto engine = f->instantiate(small, "engine:sequential", test::context_of_test());
+  engine->run();
+  CHECK(engine->metrics().at("route.streaming_stores") == 0.0);
+  CHECK(engine->work().write_allocate_bytes == Approx(16.0 * 10 * 8));
+  const Params streaming(P{{"n", std::int64_t{4}}, {"working_set_mib", 4.0}});
+  auto streamed = f->instantiate(streaming, "engine:sequential", test::context_of_test());
+  streamed->run();
+  REQUIRE(streamed->metrics().at("route.streaming_stores") == 1.0);
+  CHECK(streamed->work().write_allocate_bytes == 0.0);
+  CHECK(streamed->work().bytes > 0.0);
+}
+
 TEST_CASE("packed_small derives the batch from a working set", "[workloads]") {
   // 3 operands of 8x8 doubles = 1536 bytes per item: 1 MiB holds 682 items.
   const Params p(P{{"n", std::int64_t{8}}, {"working_set_mib", 1.0}});
@@ -49,6 +72,7 @@ TEST_CASE("bandwidth_control counts the STREAM triad", "[workloads]") {
   const Work w = work_of("bandwidth_control", p, "peer:openmp");
   CHECK(w.flops == Approx(2.0 * 4096));
   CHECK(w.bytes == Approx(24.0 * 4096));
+  CHECK(w.write_allocate_bytes == Approx(8.0 * 4096));  // a[i] is written, never read
 }
 
 TEST_CASE("batched_solve counts LAPACK's getrf + getrs flops", "[workloads]") {

@@ -121,7 +121,8 @@ const std::vector<Column<ResultRow>>& result_columns() {
       number("frac_compute_ceiling", &R::frac_compute_ceiling, "1",
              "gflops / the worker's peak of the row's precision (ceiling_gflops or ceiling_gflops_f32)"),
       number("frac_bandwidth_ceiling", &R::frac_bandwidth_ceiling, "1",
-             "gbs / the worker's bandwidth ceiling of the row's memory_level"),
+             "the bytes memory_level moves per second (bytes, and from dram also write_allocate_bytes) / the "
+             "worker's bandwidth ceiling of that level"),
       text("fastest_peer", &R::fastest_peer, "variant of the fastest ok peer of the same group and worker"),
       number("speedup_vs_fastest_peer", &R::speedup_vs_fastest_peer, "1",
              "median_s of the fastest peer / median_s of this row (>= 1: at least as fast)"),
@@ -147,17 +148,23 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "distinct bytes one run touches (its footprint); decides memory_level"),
       text("precision", &R::precision,
            "f64 or f32: the peak the row's flops are bounded by (empty: no flops)"),
-      number("arithmetic_intensity", &R::arithmetic_intensity, "flop/B", "flops / bytes"),
+      number("arithmetic_intensity", &R::arithmetic_intensity, "flop/B",
+             "flops / the bytes memory_level moves (bytes, and from dram also write_allocate_bytes)"),
       text("memory_level", &R::memory_level,
            "l1, l2, llc or dram: the level working_set_bytes fits in at the worker's threads (L1 and L2 per "
            "core)"),
       text("roofline_ceiling", &R::roofline_ceiling,
            "the ceiling that bounds the row: peak_f64, peak_f32 or bw_<memory_level> (empty: no ceilings)"),
       number("roofline_bound_s", &R::roofline_bound_s, "s",
-             "seconds per run the roofline allows: max(flops / peak, bytes / bandwidth of memory_level)"),
+             "seconds per run the roofline allows: max(flops / peak, traffic / bandwidth of memory_level), "
+             "the traffic bytes plus, from dram, write_allocate_bytes"),
       number("roofline_fraction", &R::roofline_fraction, "1",
              "roofline_bound_s / median_s: the fraction of the attainable bound (above 1.05: a modelling "
              "error, flagged by report)"),
+      number("write_allocate_bytes", &R::write_allocate_bytes, "B",
+             "bytes of `bytes` stored without being read first, through the caches: at memory_level dram "
+             "the roofline counts them twice, once for the cache's read of the line (0: none; NaN: no "
+             "bytes or an older writer)"),
   };
   return columns;
 }

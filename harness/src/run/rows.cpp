@@ -39,9 +39,13 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
       row.precision == "f32" ? workloads::FlopPrecision::F32 : workloads::FlopPrecision::F64;
   const workloads::Ceiling& peak = precision == workloads::FlopPrecision::F32 ? c.peak_f32 : c.peak_f64;
   row.frac_compute_ceiling = fraction(row.gflops, peak.best);
-  const auto bound = workloads::roofline_bound(c, flops, bytes, footprint, precision);
+  const auto bound = workloads::roofline_bound(c, flops, bytes, positive_or_zero(row.write_allocate_bytes),
+                                               footprint, precision);
   if (!bound) return;
-  row.frac_bandwidth_ceiling = fraction(row.gbs, c.bandwidth_at(bound->level, footprint).best);
+  // Against the level, the bytes it moves: from DRAM the write-allocate reads too.
+  if (flops > 0 && bound->traffic_bytes > 0) row.arithmetic_intensity = flops / bound->traffic_bytes;
+  row.frac_bandwidth_ceiling =
+      fraction(rate(bound->traffic_bytes, row.median_s, 1e9), c.bandwidth_at(bound->level, footprint).best);
   row.roofline_ceiling = bound->ceiling;
   row.roofline_bound_s = bound->seconds;
   if (row.median_s > 0) row.roofline_fraction = bound->seconds / row.median_s;

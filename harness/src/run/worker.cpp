@@ -14,6 +14,7 @@
 #include <unistd.h>
 #include <Kokkos_Core.hpp>
 
+#include <algorithm>
 #include <cerrno>
 #include <chrono>
 #include <cmath>
@@ -179,7 +180,7 @@ void drop_unvouched_measurements(ResultRow& row) {
   const ResultRow fresh;
   row.samples.clear();
   row.iterations = fresh.iterations;
-  row.flops = row.bytes = kNaN;
+  row.flops = row.bytes = row.write_allocate_bytes = kNaN;
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
@@ -272,6 +273,7 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
     row.flops = work.flops > 0 ? work.flops : kNaN;
     row.bytes = work.bytes > 0 ? work.bytes : kNaN;
     row.working_set_bytes = work.working_set_bytes > 0 ? work.working_set_bytes : row.bytes;
+    row.write_allocate_bytes = work.bytes > 0 ? std::max(work.write_allocate_bytes, 0.0) : kNaN;
     if (work.flops > 0) row.precision = work.precision == workloads::FlopPrecision::F32 ? "f32" : "f64";
     const workloads::ResourceCounts counts = instance.resources();
     row.allocations = counts.allocations;

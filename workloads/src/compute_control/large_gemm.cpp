@@ -27,6 +27,7 @@ Work gemm_work(const GemmShape& s) {
   const double m = static_cast<double>(s.m), n = static_cast<double>(s.n), k = static_cast<double>(s.k);
   Work w{2.0 * m * n * k, (m * k + k * n + m * n) * static_cast<double>(s.element_size)};
   w.precision = flop_precision_of(s.element_size);
+  w.write_allocate_bytes = m * n * static_cast<double>(s.element_size);  // C = A B, beta 0
   return w;
 }
 

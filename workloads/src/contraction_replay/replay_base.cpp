@@ -43,18 +43,21 @@ void ReplayBase::run() {
 }
 
 Work ReplayBase::work() const {
-  double flops = 0.0, bytes = 0.0;
+  double flops = 0.0, bytes = 0.0, stored = 0.0;
   for (const auto& k : keys_) {
     flops += 2.0 * k.best_path_muladds();
     double elements = static_cast<double>(k.output.elements());
     for (const auto& in : k.inputs) elements += static_cast<double>(in.elements());
     bytes += 8.0 * elements;
+    stored += 8.0 * static_cast<double>(k.output.elements());  // overwritten, not read
   }
   const double scale = static_cast<double>(spec_.calls) / static_cast<double>(keys_.size());
   // The calls cycle through the same input buffers and one output buffer: the footprint.
   double footprint = static_cast<double>(out_.size());
   for (const auto& in : in_) footprint += static_cast<double>(in.size());
-  return {flops * scale, bytes * scale, 8.0 * footprint};
+  Work w{flops * scale, bytes * scale, 8.0 * footprint};
+  w.write_allocate_bytes = stored * scale;
+  return w;
 }
 
 }  // namespace tfbench::workloads::contraction_replay

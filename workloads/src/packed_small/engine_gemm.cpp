@@ -89,7 +89,8 @@ class EngineGemm final : public Instance {
     last_ = ran->value();
   }
 
-  Work work() const override { return gemm_batch_work(shape_); }
+  /// After a run: whether the route it took stored C with non-temporal stores.
+  Work work() const override { return gemm_batch_work(shape_, last_.streaming_stores.value_or(false)); }
 
   ResourceCounts resources() override {
     return pool_resources(backend_, [this] { run(); });

@@ -37,11 +37,13 @@ GemmBatchShape gemm_batch_shape(const ParamReader& p) {
   return s;
 }
 
-Work gemm_batch_work(const GemmBatchShape& s) {
+Work gemm_batch_work(const GemmBatchShape& s, const bool c_streamed) {
   const double n = s.n;
   const double items = static_cast<double>(s.batch);
-  Work w{2.0 * n * n * n * items, 3.0 * n * n * items * static_cast<double>(s.element_size)};
+  const double operand_bytes = n * n * items * static_cast<double>(s.element_size);
+  Work w{2.0 * n * n * n * items, 3.0 * operand_bytes};
   w.precision = flop_precision_of(s.element_size);
+  w.write_allocate_bytes = c_streamed ? 0.0 : operand_bytes;
   return w;
 }
 

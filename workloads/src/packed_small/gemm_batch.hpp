@@ -35,7 +35,9 @@ std::vector<ParamSpec> gemm_batch_params();
 GemmBatchShape gemm_batch_shape(const ParamReader& p);
 
 /// 2 n^3 flops per item; bytes: A and B read, C written once (padding is never touched).
-Work gemm_batch_work(const GemmBatchShape& s);
+/// Every variant writes C = A B (beta 0) without reading C: its bytes are write-allocate traffic
+/// (Work::write_allocate_bytes) unless the variant streamed C past the caches (`c_streamed`).
+Work gemm_batch_work(const GemmBatchShape& s, bool c_streamed = false);
 
 /// Seeds of the operands of a case.
 struct GemmBatchSeeds {

@@ -77,7 +77,9 @@ class ChurnBase : public Instance {
     for (std::int64_t k = 0; k < case_.ops; ++k) bytes += 8.0 * static_cast<double>(case_.sizes[k % nsizes]);
     // At most live + 1 outputs exist at once (pooled outputs reuse their memory): the footprint.
     const double largest = static_cast<double>(*std::max_element(case_.sizes.begin(), case_.sizes.end()));
-    return {0.0, bytes, std::min(bytes, 8.0 * largest * static_cast<double>(case_.live + 1))};
+    Work w{0.0, bytes, std::min(bytes, 8.0 * largest * static_cast<double>(case_.live + 1))};
+    w.write_allocate_bytes = bytes;  // every byte is an output's, written and not read
+    return w;
   }
 
  protected:

@@ -57,8 +57,11 @@ class ChainBase : public Instance {
   }
   Work work() const override {
     const double ops = static_cast<double>(length_) * static_cast<double>(n_);
-    // Each step reads its input and writes its output; the chain lives in x and the two z.
-    return {3.0 * ops, 24.0 * ops, 24.0 * static_cast<double>(n_)};
+    // Each step reads its input and writes its output (not read first: write-allocate); the chain
+    // lives in x and the two z.
+    Work w{3.0 * ops, 24.0 * ops, 24.0 * static_cast<double>(n_)};
+    w.write_allocate_bytes = 8.0 * ops;
+    return w;
   }
 
  protected:

@@ -55,7 +55,11 @@ class PhaseBase : public Instance {
     for (std::int64_t i = 0; i < n_; ++i) ref[i] = kA * x_(i) + y_(i);
     return compare_outputs(std::move(actual), ref, 1e-15, "z = a x + y against a host loop");
   }
-  Work work() const override { return {2.0 * static_cast<double>(n_), 24.0 * static_cast<double>(n_)}; }
+  Work work() const override {
+    Work w{2.0 * static_cast<double>(n_), 24.0 * static_cast<double>(n_)};
+    w.write_allocate_bytes = 8.0 * static_cast<double>(n_);  // z is written, not read
+    return w;
+  }
 
  protected:
   std::int64_t n_;

@@ -123,6 +123,9 @@ struct ResultRow {
   std::string roofline_ceiling;        // the ceiling that sets the bound: peak_f64, peak_f32, bw_<level>
   double roofline_bound_s = kNaN;      // seconds per run the roofline allows
   double roofline_fraction = kNaN;     // roofline_bound_s / median_s: 1.0 is the bound
+  /// Bytes of `bytes` stored without being read first through the caches (the worker, from the
+  /// variant's work): at the DRAM level the roofline counts them twice (write-allocate).
+  double write_allocate_bytes = kNaN;
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

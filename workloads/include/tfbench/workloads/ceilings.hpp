@@ -96,15 +96,20 @@ ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, 
 
 /// The attainable bound of a row: the time the roofline allows for one run, and which ceiling sets it.
 struct RooflineBound {
-  double seconds = std::nan("");  // max(flops / peak, bytes / bandwidth of the level)
+  double seconds = std::nan("");  // max(flops / peak, traffic_bytes / bandwidth of the level)
+  /// The bytes the level moves in one run: `bytes`, and at the DRAM level also the write-allocate
+  /// reads of `write_allocate_bytes` (the caches hold the lines of every other level's working set).
+  double traffic_bytes = 0.0;
   ops::MemoryLevel level = ops::MemoryLevel::DRAM;
   bool compute_bound = false;  // the peak, not the level's bandwidth, sets the bound
   /// "peak_f64", "peak_f32", or "bw_l1", "bw_l2", "bw_llc", "bw_dram".
   std::string ceiling;
 };
-/// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is the
-/// traffic of one run (its AI's denominator); `working_set_bytes` its footprint (0: `bytes`).
+/// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
+/// run reads and writes, `write_allocate_bytes` the part of it stored without being read
+/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`).
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
-                                            double working_set_bytes, FlopPrecision precision);
+                                            double write_allocate_bytes, double working_set_bytes,
+                                            FlopPrecision precision);
 
 }  // namespace tfbench::workloads

@@ -90,6 +90,11 @@ struct Work {
   /// roofline; 0: `bytes` (an iteration that touches each byte once).
   double working_set_bytes = 0.0;
   FlopPrecision precision = FlopPrecision::F64;
+  /// The part of `bytes` stored into lines the iteration does not read first, through the caches
+  /// (not streamed past them): from DRAM a cache reads each such line before it is written
+  /// (write-allocate), so at the DRAM level the memory moves these bytes twice. 0: none, or stores
+  /// that stream (non-temporal) or update what was read.
+  double write_allocate_bytes = 0.0;
 };
 
 /// Resource use per iteration, counted apart from latency.
