@@ -247,18 +247,9 @@ class ClassBench {
                                           : solve_check(a_, b_, out_, n_, items_);
   }
 
-  /// Seconds per operation: repeats until min_time_s passed (at least once).
+  /// Seconds per operation in the steady state of repeated calls (steady_seconds_per_call).
   double sample(Session& s, const TuneCandidate& c) {
-    using clock = std::chrono::steady_clock;
-    std::int64_t iterations = 0;
-    const auto start = clock::now();
-    double elapsed = 0;
-    do {
-      run(s, c);
-      ++iterations;
-      elapsed = std::chrono::duration<double>(clock::now() - start).count();
-    } while (elapsed < options_.min_time_s);
-    return elapsed / static_cast<double>(iterations);
+    return steady_seconds_per_call([&] { run(s, c); }, options_.min_time_s);
   }
 
  private:
