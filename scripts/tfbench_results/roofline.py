@@ -86,7 +86,7 @@ def _figure(files, run, threads, space, worker, rows, outdir):
             above += 1
             ax.annotate("!", (r["arithmetic_intensity"], r["gflops"]), textcoords="offset points", xytext=(4, 2),
                         color="#d62728", fontsize=9)
-    ax.set_xlabel("arithmetic intensity [flop/byte]")
+    ax.set_xlabel("arithmetic intensity [flop per byte the level moves]")
     ax.set_ylabel("throughput [GFLOP/s]")
     ax.grid(True, which="both", alpha=0.25)
     fam_handles = [Line2D([], [], color=colors[f], marker="o", linestyle="none") for f in families]
