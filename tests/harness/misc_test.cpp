@@ -202,6 +202,25 @@ TEST_CASE("derived fields: statistics, rates, ceilings and the fastest peer", "[
   CHECK(rows[0].arithmetic_intensity == Catch::Detail::Approx(0.5));
 }
 
+namespace {
+/// An ok engine row of one sample with the work and footprint the roofline is derived from.
+ResultRow roofline_row(double median_s, double flops, double bytes, double working_set,
+                       const char* precision = "f64", const char* space = "serial") {
+  ResultRow r;
+  r.group_id = "f/n=1";
+  r.variant = "engine:auto";
+  r.variant_kind = "engine";
+  r.exec_space = space;
+  r.status = RowStatus::Ok;
+  r.samples = {median_s};
+  r.flops = flops;
+  r.bytes = bytes;
+  r.working_set_bytes = working_set;
+  r.precision = precision;
+  return r;
+}
+}  // namespace
+
 TEST_CASE("derive_case_fields: each row against the ceiling of its own memory level", "[rows][roofline]") {
   using tfbench::ops::MemoryLevel;
   tfbench::workloads::Ceilings c;
@@ -213,19 +232,9 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   c.level(MemoryLevel::DRAM).best = 2.0;
   c.caches = {32e3, 1e6, 8e6};
   c.threads = 1;
+  // bytes is traffic: a cache-resident working set is streamed many times.
   auto row = [](double working_set, const char* precision, const char* space = "serial") {
-    ResultRow r;
-    r.group_id = "f/n=1";
-    r.variant = "engine:auto";
-    r.variant_kind = "engine";
-    r.exec_space = space;
-    r.status = RowStatus::Ok;
-    r.samples = {1.0};
-    r.flops = 2e9;
-    r.bytes = 4e9;  // traffic: a cache-resident working set is streamed many times
-    r.working_set_bytes = working_set;
-    r.precision = precision;
-    return r;
+    return roofline_row(1.0, 2e9, 4e9, working_set, precision, space);
   };
   std::vector<ResultRow> rows = {row(16e3, "f64"), row(48e3, "f64"), row(16e3, "f32"), row(600e3, "f64"),
                                  row(16e3, "f64", "cuda")};
@@ -274,18 +283,8 @@ TEST_CASE("derive_case_fields: from DRAM the stores that allocate their lines mo
   c.caches = {32e3, 1e6, 8e6};
   c.threads = 1;
   auto row = [](double working_set, double write_allocate) {
-    ResultRow r;
-    r.group_id = "f/n=1";
-    r.variant = "engine:auto";
-    r.variant_kind = "engine";
-    r.exec_space = "serial";
-    r.status = RowStatus::Ok;
-    r.samples = {4.0};
-    r.flops = 1e9;
-    r.bytes = 3e9;
-    r.working_set_bytes = working_set;
+    ResultRow r = roofline_row(4.0, 1e9, 3e9, working_set);
     r.write_allocate_bytes = write_allocate;
-    r.precision = "f64";
     return r;
   };
   std::vector<ResultRow> rows = {row(3e9, 1e9), row(3e9, 0.0), row(3e9, tfbench::harness::kNaN),
@@ -321,20 +320,7 @@ TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nea
   c.llc_sizes = {{30.0, 29.0, 28.0, 5, 4.6 * 1048576}, {13.0, 12.5, 12.0, 5, 130.0 * 1048576}};
   c.caches = {48e3, 2e6, 300.0 * 1048576};
   c.threads = 1;
-  auto row = [](double working_set) {
-    ResultRow r;
-    r.group_id = "f/n=1";
-    r.variant = "engine:auto";
-    r.variant_kind = "engine";
-    r.exec_space = "serial";
-    r.status = RowStatus::Ok;
-    r.samples = {1.0};
-    r.flops = 1e9;
-    r.bytes = 2.6e9;  // 2.6 GB/s at 1 s
-    r.working_set_bytes = working_set;
-    r.precision = "f64";
-    return r;
-  };
+  auto row = [](double working_set) { return roofline_row(1.0, 1e9, 2.6e9, working_set); };  // 2.6 GB/s
   std::vector<ResultRow> rows = {row(256.0 * 1048576), row(20.0 * 1048576), row(3.0 * 1048576), row(1e6)};
   derive_case_fields(rows, &c);
   for (const auto& r : rows) CHECK(r.memory_level == (&r == &rows[3] ? "l2" : "llc"));

@@ -122,8 +122,8 @@ void run_unary(const ExecTarget& target, UnaryKind kind, T alpha, const index_t*
 /// owner operations pays per call (ops/impl/owner_fast_path.hpp): Serial, the space of every small or
 /// one-thread call, is tested before the general switch so that its launch inlines into the caller.
 /// Through dispatch_exec_space's out-of-line switch alone, the 1024-element axpby of
-/// session_overhead op=chain took 86 ns a call against 77 (raw Kokkos kernels: 70; perf: the kernel's
-/// own samples fell from 60 to 54 ns and the dispatch's 4 ns went).
+/// session_overhead op=chain took 86-88 ns a call against 81 (raw Kokkos kernels: 70; perf: the
+/// kernel's own samples fell from 60 to 54 ns and the dispatch's 4 ns went).
 template <class Launch>
 void on_kernel_space(const ExecTarget& target, index_t n, const Launch& launch) {
   const ExecSpaceKind space = kernel_space(target, n);

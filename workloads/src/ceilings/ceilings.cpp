@@ -268,14 +268,12 @@ std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flo
   r.level =
       working_set_level(working_set_bytes > 0 ? working_set_bytes : bytes, ceilings.caches, ceilings.threads);
   // Only from DRAM: a working set that fits a cache keeps its lines there from one run to the next,
-  // so a store finds its line present. Measured on the EPYC VM (2026-12-04): a DRAM triad moves 24
-  // counted bytes per element at 41.4 GB/s, 55 at the 32 it moves, and the in-place kernel (whose
-  // stores write lines it read) 58.8; in the L2 a chain of such stores ran faster than a second
-  // transfer per stored line would allow.
-  r.traffic_bytes = has_bytes ? bytes + (r.level == ops::MemoryLevel::DRAM && write_allocate_bytes > 0
-                                             ? write_allocate_bytes
-                                             : 0.0)
-                              : 0.0;
+  // so a store finds its line present. Measured on the EPYC VM (2026-12-04): a DRAM triad reads
+  // 41.4 GB/s counting 24 bytes per element, 55 counting the 32 it moves, and the in-place kernel
+  // (whose stores write lines it read) 58.8; in the L2 a chain of such stores ran faster than a
+  // second transfer per stored line would allow.
+  const bool rereads = r.level == ops::MemoryLevel::DRAM && write_allocate_bytes > 0;
+  r.traffic_bytes = has_bytes ? bytes + (rereads ? write_allocate_bytes : 0.0) : 0.0;
   const Ceiling& peak = precision == FlopPrecision::F32 ? ceilings.peak_f32 : ceilings.peak_f64;
   const Ceiling& bandwidth =
       ceilings.bandwidth_at(r.level, working_set_bytes > 0 ? working_set_bytes : bytes);
