@@ -337,6 +337,34 @@ TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nea
   CHECK(again[0].roofline_bound_s == Catch::Detail::Approx(2.6 / 25.0));
 }
 
+TEST_CASE("derive_case_fields: a row's bound uses the bandwidth measured beside it", "[rows][roofline]") {
+  // The DRAM ceiling cached at 2 GB/s; the host delivered 1 GB/s in the row's rounds: the row ran at
+  // that rate, all the level gave it, and reads 1.0 of its bound, not 0.5.
+  using tfbench::ops::MemoryLevel;
+  tfbench::workloads::Ceilings c;
+  c.peak_f64.best = 4.0;
+  c.level(MemoryLevel::L1).best = 100.0;
+  c.level(MemoryLevel::L2).best = 50.0;
+  c.level(MemoryLevel::LLC).best = 20.0;
+  c.level(MemoryLevel::DRAM).best = 2.0;
+  c.caches = {32e3, 1e6, 8e6};
+  c.threads = 1;
+  std::vector<ResultRow> rows = {roofline_row(4.0, 1e8, 4e9, 4e9), roofline_row(4.0, 1e8, 4e9, 4e9),
+                                 roofline_row(4.0, 8e9, 4e9, 4e9)};
+  rows[0].bandwidth_beside_gbs = 1.0;
+  rows[2].bandwidth_beside_gbs = 0.5;  // 8 s of traffic: past the peak's 2 s
+  derive_case_fields(rows, &c);
+  CHECK(rows[0].roofline_ceiling == "bw_dram");
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(4.0));
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(1.0));
+  CHECK(rows[0].frac_bandwidth_ceiling == Catch::Detail::Approx(0.5));  // still of the cached ceiling
+  CHECK(format_rate(headline_rate(rows[0])) == "1 GB/s (100% of the DRAM bandwidth beside it)");
+  CHECK(format_rate(headline_rate(rows[1])) == "1 GB/s (50% of the DRAM bandwidth)");
+  CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(2.0));  // none measured: the ceiling
+  CHECK(rows[2].roofline_ceiling == "bw_dram");
+  CHECK(rows[2].roofline_bound_s == Catch::Detail::Approx(8.0));
+}
+
 TEST_CASE("sha256 matches the FIPS 180-4 examples", "[sha256]") {
   CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
   CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");

@@ -127,10 +127,14 @@ std::string roofline_text(const ResultRow& row) {
   return format_percent(row.roofline_fraction) + (row.roofline_fraction > kRooflineTolerance ? " !" : "");
 }
 
+/// The ceiling that bounds the row: a peak with the level of its working set, a bandwidth with the
+/// GB/s measured beside the row where the bound used those.
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
-  return row.roofline_ceiling +
-         (row.roofline_ceiling.rfind("peak", 0) == 0 ? " (" + row.memory_level + ")" : "");
+  if (row.roofline_ceiling.rfind("peak", 0) == 0) return row.roofline_ceiling + " (" + row.memory_level + ")";
+  if (std::isfinite(row.bandwidth_beside_gbs))
+    return row.roofline_ceiling + " (" + format_number(row.bandwidth_beside_gbs, 3) + " GB/s beside)";
+  return row.roofline_ceiling;
 }
 
 void print_run(const RunData& run, std::ostream& out, const ReportOptions& options) {

@@ -156,8 +156,9 @@ const std::vector<Column<ResultRow>>& result_columns() {
       text("roofline_ceiling", &R::roofline_ceiling,
            "the ceiling that bounds the row: peak_f64, peak_f32 or bw_<memory_level> (empty: no ceilings)"),
       number("roofline_bound_s", &R::roofline_bound_s, "s",
-             "seconds per run the roofline allows: max(flops / peak, traffic / bandwidth of memory_level), "
-             "the traffic bytes plus, from dram, write_allocate_bytes"),
+             "seconds per run the roofline allows: max(flops / peak, traffic / bandwidth of memory_level: "
+             "bandwidth_beside_gbs where measured, else the worker's ceiling), the traffic bytes plus, from "
+             "dram, write_allocate_bytes"),
       number("roofline_fraction", &R::roofline_fraction, "1",
              "roofline_bound_s / median_s: the fraction of the attainable bound (above 1.05: a modelling "
              "error, flagged by report)"),
@@ -165,6 +166,10 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "bytes of `bytes` stored without being read first, through the caches: at memory_level dram "
              "the roofline counts them twice, once for the cache's read of the line (0: none; NaN: no "
              "bytes or an older writer)"),
+      number("bandwidth_beside_gbs", &R::bandwidth_beside_gbs, "GB/s",
+             "the bandwidth of memory_level measured again in the rounds of the row's case (the best "
+             "round): roofline_bound_s divides by it in place of the worker's ceiling (NaN: not measured, "
+             "a compute-bound case, or an older writer)"),
   };
   return columns;
 }

@@ -1,5 +1,6 @@
 #include "run/worker.hpp"
 
+#include "run/bandwidth_beside.hpp"
 #include "run/environment.hpp"
 #include "run/protocol.hpp"
 #include "run/timing.hpp"
@@ -180,7 +181,7 @@ void drop_unvouched_measurements(ResultRow& row) {
   const ResultRow fresh;
   row.samples.clear();
   row.iterations = fresh.iterations;
-  row.flops = row.bytes = row.write_allocate_bytes = kNaN;
+  row.flops = row.bytes = row.write_allocate_bytes = row.bandwidth_beside_gbs = kNaN;
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
@@ -239,11 +240,14 @@ CaseRows check_variants(const workloads::Family* family, const JobCase& job_case
   return out;
 }
 
-/// Times the checked variants together, interleaved round by round.
-std::vector<TimedVariant> time_checked(CaseRows& c, const JobCase& job_case, const WorkerJob& job,
-                                       const workloads::RunContext& ctx, const FaultPlan& faults,
-                                       Channel& channel) {
-  std::vector<TimedVariant> timed(c.instances.size());
+/// Times the checked variants together, interleaved round by round, and after them in each round's
+/// shuffle the bandwidth references of `beside` (plain loops over buffers of their own: no "begin").
+std::vector<TimedVariant> time_checked(CaseRows& c, const BesidePlan& beside, const JobCase& job_case,
+                                       const WorkerJob& job, const workloads::RunContext& ctx,
+                                       const FaultPlan& faults, Channel& channel) {
+  std::vector<TimedVariant> timed(c.instances.size() + beside.references.size());
+  for (std::size_t r = 0; r < beside.references.size(); ++r)
+    timed[c.instances.size() + r].instance = beside.references[r].get();
   for (std::size_t i = 0; i < c.instances.size(); ++i) {
     const std::string& variant = c.rows[c.row_of_instance[i]].variant;
     timed[i].instance = c.instances[i].get();
@@ -291,17 +295,34 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
   }
 }
 
+/// The memory-bound rows' bandwidth beside them (host spaces only: the ceilings are the host's).
+BesidePlan plan_beside(const CaseRows& c, const WorkerJob& job, const workloads::Ceilings& ceilings) {
+  if (!is_host_space(job.space)) return {};
+  try {
+    return plan_bandwidth_beside(c.instances, ceilings);
+  } catch (const std::exception& e) {  // e.g. no memory for the reference: the rows keep the ceiling
+    std::cerr << "tfbench worker: no bandwidth reference beside the case: " << e.what() << "\n";
+    return {};
+  }
+}
+
 /// Checks and times every selected variant of one case, then reports their rows together.
-void run_case(const JobCase& job_case, const WorkerJob& job, const FaultPlan& faults, Channel& channel) {
+void run_case(const JobCase& job_case, const WorkerJob& job, const workloads::Ceilings& ceilings,
+              const FaultPlan& faults, Channel& channel) {
   const workloads::Family* family = workloads::find_family(job_case.family);
   const workloads::RunContext ctx = case_context(job_case, job);
   CaseRows c = check_variants(family, job_case, ctx, faults, channel);
-  const std::vector<TimedVariant> timed = time_checked(c, job_case, job, ctx, faults, channel);
-  for (std::size_t i = 0; i < timed.size(); ++i) {
+  const BesidePlan beside = plan_beside(c, job, ceilings);
+  const std::vector<TimedVariant> timed = time_checked(c, beside, job_case, job, ctx, faults, channel);
+  for (std::size_t i = 0; i < c.instances.size(); ++i) {
     ResultRow& row = c.rows[c.row_of_instance[i]];
     channel.send(
         message("begin", {{"case", job_case.index}, {"variant", row.variant}, {"phase", "collect"}}));
     collect(row, timed[i], *c.instances[i]);
+    if (const int r = beside.reference_of_instance.empty() ? -1 : beside.reference_of_instance[i]; r >= 0) {
+      const auto& reference = timed[c.instances.size() + static_cast<std::size_t>(r)];
+      row.bandwidth_beside_gbs = best_round_gbs(reference.samples, reference.instance->work().bytes);
+    }
   }
   c.instances.clear();  // free the case's memory before the next one
   for (auto& row : c.rows) drop_unvouched_measurements(row);
@@ -363,7 +384,7 @@ int worker_main(int message_fd) {
         seconds = seconds_since(t0);
       }  // else none: every ceiling stays NaN
       channel.send(message("ceilings", {{"ceilings", ceilings}, {"seconds", seconds}}));
-      for (const auto& c : job.cases) run_case(c, job, faults, channel);
+      for (const auto& c : job.cases) run_case(c, job, ceilings, faults, channel);
       channel.send(message("done"));
     }
   }

@@ -42,21 +42,6 @@ void in_place_passes(double* __restrict a, std::int64_t n, std::int64_t passes) 
   }
 }
 
-/// Times `timed(passes)` (seconds) into GB/s samples of `bytes_per_pass`: warm-up passes first,
-/// which also size a sample.
-template <class Timed>
-std::vector<double> gbs_samples(const Timed& timed, double bytes_per_pass, int samples, double min_sample_s) {
-  std::vector<double> warmup;
-  for (int w = 0; w < kWarmupPasses; ++w) warmup.push_back(timed(1));
-  const std::int64_t passes = passes_for_sample(warmup, min_sample_s);
-  std::vector<double> gbs;
-  for (int s = 0; s < samples; ++s) {
-    const double seconds = timed(passes);
-    gbs.push_back(bytes_per_pass * static_cast<double>(passes) / seconds / 1e9);
-  }
-  return gbs;
-}
-
 }  // namespace
 
 long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min_sample_s) {
@@ -67,29 +52,28 @@ long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min
   return static_cast<long long>(std::max(1.0, std::ceil(min_sample_s / std::max(fastest, 1e-9))));
 }
 
-std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_bytes, int threads,
-                                     int samples, double min_sample_s) {
+BandwidthPasses::BandwidthPasses(BandwidthKernel kernel, double working_set_bytes, int threads)
+    : kernel_(kernel), threads_(threads) {
   const int arrays = kernel == BandwidthKernel::Triad ? 3 : 1;
-  const std::int64_t n = std::max<std::int64_t>(
-      std::int64_t{64} * threads, static_cast<std::int64_t>(working_set_bytes / (arrays * sizeof(double))));
-  const auto count = static_cast<std::size_t>(n);
+  n_ = std::max<std::int64_t>(std::int64_t{64} * threads,
+                              static_cast<std::int64_t>(working_set_bytes / (arrays * sizeof(double))));
+  const auto count = static_cast<std::size_t>(n_);
+  const std::int64_t n = n_;
   // Zeroed (first touch) by `threads` threads, then filled by the share each one streams; on huge
   // pages at staggered offsets, as the packed_small operands (AlignedBuffer's placed constructor).
-  AlignedBuffer<double> a(count, threads, operand_page_offset(0));
-  double* pa = a.data();
+  a_ = AlignedBuffer<double>(count, threads, operand_page_offset(0));
+  double* pa = a_.data();
   if (kernel == BandwidthKernel::InPlace) {
 #pragma omp parallel num_threads(threads)
     {
       const auto [begin, end] = share_of_thread(n);
       for (std::int64_t i = begin; i < end; ++i) pa[i] = 1.0 + static_cast<double>(i % 7);
     }
-    const auto timed = [&](std::int64_t passes) {
-      return time_between_barriers(threads, [&] { in_place_passes(pa, n, passes); });
-    };
-    return gbs_samples(timed, 16.0 * static_cast<double>(n), samples, min_sample_s);
+    return;
   }
-  AlignedBuffer<double> b(count, threads, operand_page_offset(1)), c(count, threads, operand_page_offset(2));
-  double *pb = b.data(), *pc = c.data();
+  b_ = AlignedBuffer<double>(count, threads, operand_page_offset(1));
+  c_ = AlignedBuffer<double>(count, threads, operand_page_offset(2));
+  double *pb = b_.data(), *pc = c_.data();
 #pragma omp parallel num_threads(threads)
   {
     const auto [begin, end] = share_of_thread(n);
@@ -98,10 +82,37 @@ std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_
       pc[i] = 0.5;
     }
   }
-  const auto timed = [&](std::int64_t passes) {
-    return time_between_barriers(threads, [&] { triad_passes(pa, pb, pc, n, passes); });
-  };
-  return gbs_samples(timed, 24.0 * static_cast<double>(n), samples, min_sample_s);
+}
+
+double BandwidthPasses::bytes_per_pass() const {
+  return (kernel_ == BandwidthKernel::Triad ? 24.0 : 16.0) * static_cast<double>(n_);
+}
+
+double BandwidthPasses::time(std::int64_t passes) {
+  double* pa = a_.data();
+  const std::int64_t n = n_;
+  if (kernel_ == BandwidthKernel::InPlace)
+    return time_between_barriers(threads_, [&] { in_place_passes(pa, n, passes); });
+  const double *pb = b_.data(), *pc = c_.data();
+  return time_between_barriers(threads_, [&] { triad_passes(pa, pb, pc, n, passes); });
+}
+
+std::int64_t BandwidthPasses::passes_for(double min_sample_s) {
+  std::vector<double> warmup;
+  for (int w = 0; w < kWarmupPasses; ++w) warmup.push_back(time(1));
+  return passes_for_sample(warmup, min_sample_s);
+}
+
+std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_bytes, int threads,
+                                     int samples, double min_sample_s) {
+  BandwidthPasses kernel_passes(kernel, working_set_bytes, threads);
+  const std::int64_t passes = kernel_passes.passes_for(min_sample_s);
+  std::vector<double> gbs;
+  for (int s = 0; s < samples; ++s) {
+    const double seconds = kernel_passes.time(passes);
+    gbs.push_back(kernel_passes.bytes_per_pass() * static_cast<double>(passes) / seconds / 1e9);
+  }
+  return gbs;
 }
 
 Ceiling higher_of_kernels(const std::function<Ceiling(BandwidthKernel)>& measure) {

@@ -15,9 +15,11 @@
 #include <omp.h>
 
 #include <chrono>
+#include <cstdint>
 #include <functional>
 #include <vector>
 
+#include "common/buffer.hpp"
 #include "tfbench/workloads/ceilings.hpp"
 
 namespace tfbench::workloads::impl {
@@ -52,6 +54,25 @@ double time_between_barriers(int threads, Work&& work) {
 long long passes_for_sample(const std::vector<double>& warmup_pass_s, double min_sample_s);
 
 enum class BandwidthKernel { Triad, InPlace };
+
+/// One kernel's arrays over a working set, first touched and filled by the threads that stream
+/// them: what a ceiling samples, and what a row's bandwidth_reference times again beside it.
+class BandwidthPasses {
+ public:
+  BandwidthPasses(BandwidthKernel kernel, double working_set_bytes, int threads);
+  /// The kernel's count per pass: 24 bytes per element for the triad, 16 for the in-place kernel.
+  double bytes_per_pass() const;
+  /// Seconds for `passes` passes in one parallel region, between barriers.
+  double time(std::int64_t passes);
+  /// Passes per sample of at least `min_sample_s`, from warm-up passes (passes_for_sample).
+  std::int64_t passes_for(double min_sample_s);
+
+ private:
+  BandwidthKernel kernel_;
+  int threads_;
+  std::int64_t n_ = 0;
+  AlignedBuffer<double> a_, b_, c_;
+};
 
 /// GB/s (the kernel's count of bytes per element) of each of `samples` samples; a sample repeats the
 /// pass until it has run for at least `min_sample_s`.

@@ -126,6 +126,10 @@ struct ResultRow {
   /// Bytes of `bytes` stored without being read first through the caches (the worker, from the
   /// variant's work): at the DRAM level the roofline counts them twice (write-allocate).
   double write_allocate_bytes = kNaN;
+  /// The bandwidth of the row's memory_level measured beside it, in the rounds of its case (the best
+  /// round of workloads::bandwidth_reference): what roofline_bound_s divides by in place of the
+  /// worker's cached ceiling. NaN: not measured (no ceilings, a compute-bound case, a device space).
+  double bandwidth_beside_gbs = kNaN;
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

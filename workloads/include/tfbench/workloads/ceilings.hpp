@@ -8,6 +8,7 @@
 
 #include <array>
 #include <cmath>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -69,6 +70,15 @@ struct Ceilings {
 /// threads for the GEMM); a few seconds, most of it the first touch of the DRAM working sets.
 Ceilings measure_ceilings(const RunContext& ctx);
 
+/// A level's bandwidth measured again beside a row: the ceiling's kernels over the ceiling's working
+/// set (`working_set_bytes`: Ceiling::working_set_bytes of the level, or of the LLC size bandwidth_at
+/// picks), the faster kept, as an Instance the worker times in the rounds of the row's case. On a
+/// shared host a level delivers 25-50% less for minutes at a time, so a ceiling measured before the
+/// run and a row measured later disagree by the host's state, not the row's efficiency. run() times
+/// its passes between barriers, as the ceiling does (self_timed_seconds); work().bytes is the
+/// kernel's count of one run.
+std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double working_set_bytes, int threads);
+
 /// Whether two measurements were sized alike (threads, caches, the LLC ladder's working sets), so
 /// that best_of combines them ceiling by ceiling.
 bool combinable(const Ceilings& earlier, const Ceilings& now);
@@ -107,9 +117,11 @@ struct RooflineBound {
 };
 /// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
 /// run reads and writes, `write_allocate_bytes` the part of it stored without being read
-/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`).
+/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`). `beside_gbs` is the
+/// level's bandwidth measured beside the row (bandwidth_reference), used in place of the ceiling's
+/// best where positive.
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision);
+                                            FlopPrecision precision, double beside_gbs = std::nan(""));
 
 }  // namespace tfbench::workloads
