@@ -55,9 +55,9 @@ Ceilings small_ceilings() {
 
 TEST_CASE("Bandwidth beside: one reference per ceiling among the memory-bound rows", "[beside][roofline]") {
   std::vector<std::unique_ptr<Instance>> instances;
-  instances.push_back(std::make_unique<WorkOnly>(work(1e6, 8e6, 8e6)));    // DRAM, AI 0.125: memory-bound
-  instances.push_back(std::make_unique<WorkOnly>(work(0.0, 8e6, 8e6)));    // DRAM, bytes only: the same one
-  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));    // AI 125: compute-bound, none
+  instances.push_back(std::make_unique<WorkOnly>(work(1e6, 8e6, 8e6)));      // DRAM, AI 0.125: memory-bound
+  instances.push_back(std::make_unique<WorkOnly>(work(0.0, 8e6, 8e6)));      // DRAM, bytes only: the same one
+  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));      // AI 125: compute-bound, none
   instances.push_back(std::make_unique<WorkOnly>(work(1e3, 100e3, 100e3)));  // L2
   instances.push_back(std::make_unique<WorkOnly>(work(1e6, 0.0, 0.0)));      // no bytes: none
   const auto plan = plan_bandwidth_beside(instances, small_ceilings());

@@ -63,6 +63,15 @@ class ExportCommand(unittest.TestCase):
                             "is the input file")
         self.assertEqual(os.path.getsize(self.h5), size)
 
+    def test_out_dash_is_stdout(self):
+        cwd = self.path("dash")
+        os.makedirs(cwd)
+        r = subprocess.run([h.TFBENCH, "export", self.h5, "--format", "csv", "-o", "-"], capture_output=True,
+                           text=True, cwd=cwd)
+        self.assertEqual(r.returncode, 0, r.stderr)
+        self.assertEqual(r.stdout, h.export(self.h5, "csv").stdout)
+        self.assertEqual(os.listdir(cwd), [])  # no file named "-"
+
     def test_markdown_is_the_report_table(self):
         md = h.export(self.h5, "markdown").stdout
         self.assertTrue(md.startswith("# "))

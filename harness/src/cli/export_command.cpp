@@ -30,7 +30,7 @@ class ExportCommand final : public Command {
         ->check(CLI::IsMember({"csv", "json", "gbench", "markdown"}));
     sub->add_option("-o,--out", output_,
                     "write here instead of stdout, replacing the file whole at once (directories are "
-                    "created)")
+                    "created); '-' is stdout")
         ->type_name("OUT");
     sub->add_flag("--overwrite", overwrite_, "replace --out if it exists (never the input file)");
     time_unit_option_ = sub->add_option("--time-unit", options_.time_unit,
@@ -47,7 +47,7 @@ class ExportCommand final : public Command {
       if (time_unit_option_->count() > 0 && options_.format != ExportFormat::Gbench)
         throw ExportError("--time-unit applies to --format gbench only");
       const ResultsFile file = read_results(file_);
-      if (output_.empty())
+      if (output_.empty() || output_ == "-")  // "-": stdout, as every Unix tool reads it
         export_results(file, options_, std::cout);
       else
         export_to_file(file, options_, output_, overwrite_);

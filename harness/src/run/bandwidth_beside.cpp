@@ -27,7 +27,8 @@ BesidePlan plan_bandwidth_beside(const std::vector<std::unique_ptr<workloads::In
     if (!bound || bound->compute_bound) continue;
     const workloads::Ceiling& ceiling = ceilings.bandwidth_at(bound->level, footprint);
     if (!(ceiling.working_set_bytes > 0)) continue;
-    auto [it, added] = by_working_set.try_emplace(ceiling.working_set_bytes, static_cast<int>(plan.references.size()));
+    auto [it, added] =
+        by_working_set.try_emplace(ceiling.working_set_bytes, static_cast<int>(plan.references.size()));
     if (added)
       plan.references.push_back(
           workloads::bandwidth_reference(bound->level, ceiling.working_set_bytes, ceilings.threads));

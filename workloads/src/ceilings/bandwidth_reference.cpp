@@ -29,7 +29,8 @@ SizedPasses sized(impl::BandwidthKernel kernel, double working_set_bytes, int th
   for (int i = 0; i < kChoiceSamples; ++i) {
     const double seconds = s.passes->time(s.per_run);
     if (seconds > 0)
-      s.best_gbs = std::max(s.best_gbs, s.passes->bytes_per_pass() * static_cast<double>(s.per_run) / seconds / 1e9);
+      s.best_gbs =
+          std::max(s.best_gbs, s.passes->bytes_per_pass() * static_cast<double>(s.per_run) / seconds / 1e9);
   }
   return s;
 }
