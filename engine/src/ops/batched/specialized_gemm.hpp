@@ -14,6 +14,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "column_pairs_4x4_avx512.hpp"
 #include "columns_8x8_avx512.hpp"
 #include "item_batch.hpp"
 #include "pair_items_avx512.hpp"
@@ -329,6 +330,13 @@ struct FixedGemmChunk {
                                      gemm_compact<T, 2, 2, 2, BetaZero>(
                                          alpha, g.a.data + 4 * i, g.b.data + 4 * i, g.beta, g.c.data + 4 * i);
                                    });
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
+    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 4 && N == 4 &&
+                  K == 4) {
+      gemm_4x4_f64_column_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
