@@ -1095,6 +1095,18 @@ def test_roofline():
         traffic = r["bytes"] + (r["write_allocate_bytes"] if r["memory_level"] == "dram" else 0.0)
         check(abs(r["roofline_bound_s"] - traffic / (beside * 1e9)) <= 1e-9 * r["roofline_bound_s"],
               "%s: bound from the bandwidth beside it" % r["case_id"])
+    # A compute-bound row against the FMA peak measured in its own rounds, where the FMA sets the peak.
+    fma_peak = detail["peak_f64"]["best"] == detail["fma_f64"]["best"]
+    for r in rows:
+        if r["roofline_ceiling"] != "peak_f64":
+            check(not np.isfinite(r["peak_beside_gflops"]), "%s: no peak beside a bandwidth-bound row" % r["case_id"])
+            continue
+        if not fma_peak:
+            continue
+        beside = r["peak_beside_gflops"]
+        check(np.isfinite(beside) and beside > 0, "%s: peak beside it: %s" % (r["case_id"], beside))
+        check(abs(r["roofline_bound_s"] - r["flops"] / (beside * 1e9)) <= 1e-9 * r["roofline_bound_s"],
+              "%s: bound from the peak beside it" % r["case_id"])
     check(all(r["precision"] == "" or r["flops"] > 0 for r in rows), "precision only with flops")
 
     second = fresh("roofline2.h5")

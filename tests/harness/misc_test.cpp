@@ -337,7 +337,7 @@ TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nea
   CHECK(again[0].roofline_bound_s == Catch::Detail::Approx(2.6 / 25.0));
 }
 
-TEST_CASE("derive_case_fields: a row's bound uses the bandwidth measured beside it", "[rows][roofline]") {
+TEST_CASE("derive_case_fields: a row's bound uses the ceilings measured beside it", "[rows][roofline]") {
   // The DRAM ceiling cached at 2 GB/s; the host delivered 1 GB/s in the row's rounds: the row ran at
   // that rate, all the level gave it, and reads 1.0 of its bound, not 0.5.
   using tfbench::ops::MemoryLevel;
@@ -363,6 +363,15 @@ TEST_CASE("derive_case_fields: a row's bound uses the bandwidth measured beside 
   CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(2.0));  // none measured: the ceiling
   CHECK(rows[2].roofline_ceiling == "bw_dram");
   CHECK(rows[2].roofline_bound_s == Catch::Detail::Approx(8.0));
+  // A compute-bound row against the peak measured beside it: 2 GFLOP/s where 4 were cached.
+  std::vector<ResultRow> compute = {roofline_row(4.0, 8e9, 1e6, 1e6), roofline_row(4.0, 8e9, 1e6, 1e6)};
+  compute[0].peak_beside_gflops = 2.0;
+  derive_case_fields(compute, &c);
+  CHECK(compute[0].roofline_ceiling == "peak_f64");
+  CHECK(compute[0].roofline_bound_s == Catch::Detail::Approx(4.0));
+  CHECK(compute[0].frac_compute_ceiling == Catch::Detail::Approx(0.5));  // of the cached peak
+  CHECK(format_rate(headline_rate(compute[0])) == "2 GFLOP/s (100% of the f64 peak beside it)");
+  CHECK(compute[1].roofline_bound_s == Catch::Detail::Approx(2.0));
 }
 
 TEST_CASE("sha256 matches the FIPS 180-4 examples", "[sha256]") {

@@ -127,14 +127,17 @@ std::string roofline_text(const ResultRow& row) {
   return format_percent(row.roofline_fraction) + (row.roofline_fraction > kRooflineTolerance ? " !" : "");
 }
 
-/// The ceiling that bounds the row: a peak with the level of its working set, a bandwidth with the
-/// GB/s measured beside the row where the bound used those.
+/// The ceiling that bounds the row: a peak with the level of its working set, and the rate measured
+/// beside the row where the bound used it.
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
-  if (row.roofline_ceiling.rfind("peak", 0) == 0) return row.roofline_ceiling + " (" + row.memory_level + ")";
-  if (std::isfinite(row.bandwidth_beside_gbs))
-    return row.roofline_ceiling + " (" + format_number(row.bandwidth_beside_gbs, 3) + " GB/s beside)";
-  return row.roofline_ceiling;
+  const bool peak = row.roofline_ceiling.rfind("peak", 0) == 0;
+  const double beside = peak ? row.peak_beside_gflops : row.bandwidth_beside_gbs;
+  std::vector<std::string> notes;
+  if (peak) notes.push_back(row.memory_level);
+  if (std::isfinite(beside))
+    notes.push_back(format_number(beside, 3) + (peak ? " GFLOP/s" : " GB/s") + " beside");
+  return notes.empty() ? row.roofline_ceiling : row.roofline_ceiling + " (" + join(notes, ", ") + ")";
 }
 
 void print_run(const RunData& run, std::ostream& out, const ReportOptions& options) {

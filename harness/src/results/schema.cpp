@@ -156,9 +156,9 @@ const std::vector<Column<ResultRow>>& result_columns() {
       text("roofline_ceiling", &R::roofline_ceiling,
            "the ceiling that bounds the row: peak_f64, peak_f32 or bw_<memory_level> (empty: no ceilings)"),
       number("roofline_bound_s", &R::roofline_bound_s, "s",
-             "seconds per run the roofline allows: max(flops / peak, traffic / bandwidth of memory_level: "
-             "bandwidth_beside_gbs where measured, else the worker's ceiling), the traffic bytes plus, from "
-             "dram, write_allocate_bytes"),
+             "seconds per run the roofline allows: max(flops / peak, traffic / bandwidth of memory_level; "
+             "peak_beside_gflops and bandwidth_beside_gbs where measured, else the worker's ceilings), the "
+             "traffic bytes plus, from dram, write_allocate_bytes"),
       number("roofline_fraction", &R::roofline_fraction, "1",
              "roofline_bound_s / median_s: the fraction of the attainable bound (above 1.05: a modelling "
              "error, flagged by report)"),
@@ -169,7 +169,12 @@ const std::vector<Column<ResultRow>>& result_columns() {
       number("bandwidth_beside_gbs", &R::bandwidth_beside_gbs, "GB/s",
              "the bandwidth of memory_level measured again in the rounds of the row's case (the best "
              "round): roofline_bound_s divides by it in place of the worker's ceiling (NaN: not measured, "
-             "a compute-bound case, or an older writer)"),
+             "a compute-bound row, or an older writer)"),
+      number("peak_beside_gflops", &R::peak_beside_gflops, "GFLOP/s",
+             "the FMA peak of the row's precision measured again in the rounds of its case (the best "
+             "round): roofline_bound_s divides a compute-bound row's flops by it in place of the "
+             "worker's peak (NaN: not measured, a bandwidth-bound row, a GEMM-set peak, or an older "
+             "writer)"),
   };
   return columns;
 }

@@ -39,8 +39,9 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
       row.precision == "f32" ? workloads::FlopPrecision::F32 : workloads::FlopPrecision::F64;
   const workloads::Ceiling& peak = precision == workloads::FlopPrecision::F32 ? c.peak_f32 : c.peak_f64;
   row.frac_compute_ceiling = fraction(row.gflops, peak.best);
-  const auto bound = workloads::roofline_bound(c, flops, bytes, positive_or_zero(row.write_allocate_bytes),
-                                               footprint, precision, row.bandwidth_beside_gbs);
+  const auto bound =
+      workloads::roofline_bound(c, flops, bytes, positive_or_zero(row.write_allocate_bytes), footprint,
+                                precision, row.bandwidth_beside_gbs, row.peak_beside_gflops);
   if (!bound) return;
   // Against the level, the bytes it moves: from DRAM the write-allocate reads too.
   if (flops > 0 && bound->traffic_bytes > 0) row.arithmetic_intensity = flops / bound->traffic_bytes;
@@ -121,8 +122,9 @@ HeadlineRate headline_rate(const ResultRow& row) {
   if (!r.unit.empty() && std::isfinite(row.roofline_fraction)) {
     r.fraction = row.roofline_fraction;
     r.ceiling = ceiling_words(row.roofline_ceiling);
-    const bool beside = row.roofline_ceiling.rfind("bw_", 0) == 0 && std::isfinite(row.bandwidth_beside_gbs);
-    if (beside) r.ceiling += " beside it";
+    const bool bandwidth = row.roofline_ceiling.rfind("bw_", 0) == 0;
+    if (std::isfinite(bandwidth ? row.bandwidth_beside_gbs : row.peak_beside_gflops))
+      r.ceiling += " beside it";
   }
   return r;
 }

@@ -1,6 +1,6 @@
 #include "run/worker.hpp"
 
-#include "run/bandwidth_beside.hpp"
+#include "run/ceilings_beside.hpp"
 #include "run/environment.hpp"
 #include "run/protocol.hpp"
 #include "run/timing.hpp"
@@ -181,7 +181,7 @@ void drop_unvouched_measurements(ResultRow& row) {
   const ResultRow fresh;
   row.samples.clear();
   row.iterations = fresh.iterations;
-  row.flops = row.bytes = row.write_allocate_bytes = row.bandwidth_beside_gbs = kNaN;
+  row.flops = row.bytes = row.write_allocate_bytes = row.bandwidth_beside_gbs = row.peak_beside_gflops = kNaN;
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
@@ -241,7 +241,7 @@ CaseRows check_variants(const workloads::Family* family, const JobCase& job_case
 }
 
 /// Times the checked variants together, interleaved round by round, and after them in each round's
-/// shuffle the bandwidth references of `beside` (plain loops over buffers of their own: no "begin").
+/// shuffle the ceilings' references of `beside` (plain loops over buffers of their own: no "begin").
 std::vector<TimedVariant> time_checked(CaseRows& c, const BesidePlan& beside, const JobCase& job_case,
                                        const WorkerJob& job, const workloads::RunContext& ctx,
                                        const FaultPlan& faults, Channel& channel) {
@@ -295,13 +295,14 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
   }
 }
 
-/// The memory-bound rows' bandwidth beside them (host spaces only: the ceilings are the host's).
+/// The ceilings that bound the rows, measured beside them (host spaces only: the ceilings are the
+/// host's).
 BesidePlan plan_beside(const CaseRows& c, const WorkerJob& job, const workloads::Ceilings& ceilings) {
   if (!is_host_space(job.space)) return {};
   try {
-    return plan_bandwidth_beside(c.instances, ceilings);
+    return plan_ceilings_beside(c.instances, ceilings);
   } catch (const std::exception& e) {  // e.g. no memory for the reference: the rows keep the ceiling
-    std::cerr << "tfbench worker: no bandwidth reference beside the case: " << e.what() << "\n";
+    std::cerr << "tfbench worker: no ceiling measured beside the case: " << e.what() << "\n";
     return {};
   }
 }
@@ -321,7 +322,11 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const workloads::Ce
     collect(row, timed[i], *c.instances[i]);
     if (const int r = beside.reference_of_instance.empty() ? -1 : beside.reference_of_instance[i]; r >= 0) {
       const auto& reference = timed[c.instances.size() + static_cast<std::size_t>(r)];
-      row.bandwidth_beside_gbs = best_round_gbs(reference.samples, reference.instance->work().bytes);
+      const workloads::Work work = reference.instance->work();
+      if (beside.kinds[static_cast<std::size_t>(r)] == BesideKind::Peak)
+        row.peak_beside_gflops = best_round_rate(reference.samples, work.flops);
+      else
+        row.bandwidth_beside_gbs = best_round_rate(reference.samples, work.bytes);
     }
   }
   c.instances.clear();  // free the case's memory before the next one

@@ -262,7 +262,8 @@ ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, 
 
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision, double beside_gbs) {
+                                            FlopPrecision precision, double beside_gbs,
+                                            double beside_gflops) {
   const bool has_flops = flops > 0, has_bytes = bytes > 0;
   RooflineBound r;
   r.level =
@@ -277,10 +278,11 @@ std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flo
   const Ceiling& peak = precision == FlopPrecision::F32 ? ceilings.peak_f32 : ceilings.peak_f64;
   const Ceiling& ceiling = ceilings.bandwidth_at(r.level, working_set_bytes > 0 ? working_set_bytes : bytes);
   const double bandwidth = beside_gbs > 0 ? beside_gbs : ceiling.best;
-  const double compute_s = has_flops && peak.measured() ? flops / (peak.best * 1e9) : 0.0;
+  const double gflops = beside_gflops > 0 ? beside_gflops : peak.best;
+  const double compute_s = has_flops && gflops > 0 ? flops / (gflops * 1e9) : 0.0;
   const double memory_s = has_bytes && bandwidth > 0 ? r.traffic_bytes / (bandwidth * 1e9) : 0.0;
   // A bound needs every ceiling the row's work names: half a roofline would read too high.
-  if ((has_flops && !peak.measured()) || (has_bytes && !(bandwidth > 0))) return std::nullopt;
+  if ((has_flops && !(gflops > 0)) || (has_bytes && !(bandwidth > 0))) return std::nullopt;
   if (!(compute_s > 0) && !(memory_s > 0)) return std::nullopt;
   r.compute_bound = compute_s >= memory_s;
   r.seconds = std::max(compute_s, memory_s);

@@ -3,6 +3,9 @@
 #include <omp.h>
 
 #include <cstdint>
+#include <memory>
+#include <optional>
+#include <type_traits>
 
 // nvcc compiles this file in CUDA builds, and its front end does not take the x86 intrinsics (as
 // the engine's specialized kernels, those builds use the portable code below: the GEMM then sets
@@ -117,28 +120,69 @@ T fma_chains(std::int64_t iterations, T seed) {
   return sum;
 }
 
+template <class T>
+constexpr double kFlopsPerIteration = 2.0 * kAccumulators* kVectorBytes / sizeof(T);  // one thread's
+
+/// Seconds for `iterations` rounds of the chains on every thread of a `threads`-thread region,
+/// between barriers.
+template <class Vec, class T>
+double time_fma(int threads, std::int64_t iterations) {
+  volatile T sink = 0;
+  return time_between_barriers(threads, [&] {
+    const T s = fma_chains<Vec, T>(iterations, static_cast<T>(1e-3 * (omp_get_thread_num() + 1)));
+#pragma omp critical
+    sink = sink + s;
+  });
+}
+
+constexpr std::int64_t kWarmupIterations = 1 << 14;  // ~0.1 ms at 3 GHz
+
+/// Iterations for a sample of at least `min_sample_s`, from three warm-up timings.
+template <class Vec, class T>
+std::int64_t iterations_for(int threads, double min_sample_s) {
+  std::vector<double> warmup;
+  for (int w = 0; w < 3; ++w) warmup.push_back(time_fma<Vec, T>(threads, kWarmupIterations));
+  return kWarmupIterations * passes_for_sample(warmup, min_sample_s);
+}
+
 template <class Vec, class T>
 std::vector<double> sample(int threads, int samples, double min_sample_s) {
-  constexpr double kFlopsPerIteration = 2.0 * kAccumulators * kVectorBytes / sizeof(T);
-  volatile T sink = 0;
-  const auto timed = [&](std::int64_t iterations) {
-    return time_between_barriers(threads, [&] {
-      const T s = fma_chains<Vec, T>(iterations, static_cast<T>(1e-3 * (omp_get_thread_num() + 1)));
-#pragma omp critical
-      sink = sink + s;
-    });
-  };
-  constexpr std::int64_t kWarmupIterations = 1 << 14;  // ~0.1 ms at 3 GHz
-  std::vector<double> warmup;
-  for (int w = 0; w < 3; ++w) warmup.push_back(timed(kWarmupIterations));
-  const std::int64_t iterations = kWarmupIterations * passes_for_sample(warmup, min_sample_s);
+  const std::int64_t iterations = iterations_for<Vec, T>(threads, min_sample_s);
   std::vector<double> gflops;
   for (int s = 0; s < samples; ++s) {
-    const double seconds = timed(iterations);
-    gflops.push_back(kFlopsPerIteration * static_cast<double>(iterations) * threads / seconds / 1e9);
+    const double seconds = time_fma<Vec, T>(threads, iterations);
+    gflops.push_back(kFlopsPerIteration<T> * static_cast<double>(iterations) * threads / seconds / 1e9);
   }
   return gflops;
 }
+
+/// The FMA peak as an Instance (peak_reference): each run one sample's iterations, timed by itself.
+template <class Vec, class T>
+class FmaReference final : public Instance {
+ public:
+  FmaReference(int threads, double min_run_s)
+      : threads_(threads), iterations_(iterations_for<Vec, T>(threads, min_run_s)) {}
+  CheckResult check() override {
+    run();
+    CheckResult r;
+    r.passed = last_s_ > 0;
+    r.message = "a positive time for the FMA chains";
+    return r;
+  }
+  void run() override { last_s_ = time_fma<Vec, T>(threads_, iterations_); }
+  Work work() const override {
+    Work w;
+    w.flops = kFlopsPerIteration<T> * static_cast<double>(iterations_) * threads_;
+    w.precision = std::is_same<T, float>::value ? FlopPrecision::F32 : FlopPrecision::F64;
+    return w;
+  }
+  std::optional<double> self_timed_seconds() const override { return last_s_; }
+
+ private:
+  int threads_;
+  std::int64_t iterations_;
+  double last_s_ = 0.0;
+};
 
 }  // namespace
 
@@ -146,6 +190,12 @@ std::vector<double> sample_fma_gflops(int threads, int samples, FlopPrecision pr
                                       double min_sample_s) {
   return precision == FlopPrecision::F32 ? sample<F32Vec, float>(threads, samples, min_sample_s)
                                          : sample<F64Vec, double>(threads, samples, min_sample_s);
+}
+
+std::unique_ptr<Instance> fma_reference(int threads, FlopPrecision precision, double min_run_s) {
+  if (precision == FlopPrecision::F32)
+    return std::make_unique<FmaReference<F32Vec, float>>(threads, min_run_s);
+  return std::make_unique<FmaReference<F64Vec, double>>(threads, min_run_s);
 }
 
 int fma_vector_bytes() {

@@ -128,8 +128,11 @@ struct ResultRow {
   double write_allocate_bytes = kNaN;
   /// The bandwidth of the row's memory_level measured beside it, in the rounds of its case (the best
   /// round of workloads::bandwidth_reference): what roofline_bound_s divides by in place of the
-  /// worker's cached ceiling. NaN: not measured (no ceilings, a compute-bound case, a device space).
+  /// worker's cached ceiling. NaN: not measured (no ceilings, a compute-bound row, a device space).
   double bandwidth_beside_gbs = kNaN;
+  /// The peak of the row's precision measured beside it the same way (the FMA chains; only where the
+  /// cached peak is theirs): what roofline_bound_s divides a compute-bound row's flops by.
+  double peak_beside_gflops = kNaN;
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

@@ -78,6 +78,10 @@ Ceilings measure_ceilings(const RunContext& ctx);
 /// its passes between barriers, as the ceiling does (self_timed_seconds); work().bytes is the
 /// kernel's count of one run.
 std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double working_set_bytes, int threads);
+/// The FMA peak measured again beside a compute-bound row, the same way (5 ms of independent FMA
+/// chains per run on every thread, between barriers); work().flops counts one run's. Stands for the
+/// peak only where the cached peak is the FMA measurement (peak_source "fma"), not a GEMM's.
+std::unique_ptr<Instance> peak_reference(FlopPrecision precision, int threads);
 
 /// Whether two measurements were sized alike (threads, caches, the LLC ladder's working sets), so
 /// that best_of combines them ceiling by ceiling.
@@ -117,11 +121,12 @@ struct RooflineBound {
 };
 /// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
 /// run reads and writes, `write_allocate_bytes` the part of it stored without being read
-/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`). `beside_gbs` is the
-/// level's bandwidth measured beside the row (bandwidth_reference), used in place of the ceiling's
-/// best where positive.
+/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`). `beside_gbs` and
+/// `beside_gflops` are the level's bandwidth and the peak measured beside the row
+/// (bandwidth_reference, peak_reference), each used in place of the ceiling's best where positive.
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision, double beside_gbs = std::nan(""));
+                                            FlopPrecision precision, double beside_gbs = std::nan(""),
+                                            double beside_gflops = std::nan(""));
 
 }  // namespace tfbench::workloads

@@ -1,12 +1,14 @@
-// A level's bandwidth measured again in a case's own rounds (ceilings.hpp, bandwidth_reference): the
-// ceiling's two kernels over the ceiling's working set, the faster one kept, timed like the ceiling
-// (passes between barriers, a cache-level run repeating its passes for kCacheSampleSeconds).
+// The ceilings measured again in a case's own rounds (ceilings.hpp, bandwidth_reference and
+// peak_reference): a level's two kernels over the ceiling's working set, the faster one kept, or the
+// FMA chains; each timed like the ceiling (between barriers, a run repeating its passes for
+// kCacheSampleSeconds, one pass from DRAM).
 
 #include <cmath>
 #include <memory>
 #include <optional>
 #include <utility>
 
+#include "ceilings/fma_peak.hpp"
 #include "ceilings/level_bandwidth.hpp"
 #include "tfbench/workloads/ceilings.hpp"
 
@@ -74,6 +76,10 @@ class BandwidthReference final : public Instance {
 std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double working_set_bytes, int threads) {
   const double min_run_s = level == ops::MemoryLevel::DRAM ? 0.0 : impl::kCacheSampleSeconds;
   return std::make_unique<BandwidthReference>(working_set_bytes, threads, min_run_s);
+}
+
+std::unique_ptr<Instance> peak_reference(FlopPrecision precision, int threads) {
+  return impl::fma_reference(threads, precision, impl::kCacheSampleSeconds);
 }
 
 }  // namespace tfbench::workloads

@@ -1,9 +1,9 @@
-// The worker's bandwidth beside a case (run/bandwidth_beside.hpp): which rows get a reference, that
-// rows naming the same ceiling share one, and that a reference measures its level like the ceiling.
+// The worker's ceilings beside a case (run/ceilings_beside.hpp): which rows get a reference, that
+// rows naming the same ceiling share one, and that a reference measures like the ceiling.
 
 #include <catch2/catch.hpp>
 
-#include "run/bandwidth_beside.hpp"
+#include "run/ceilings_beside.hpp"
 
 #include <cmath>
 #include <memory>
@@ -11,8 +11,9 @@
 
 namespace {
 
-using tfbench::harness::impl::best_round_gbs;
-using tfbench::harness::impl::plan_bandwidth_beside;
+using tfbench::harness::impl::BesideKind;
+using tfbench::harness::impl::best_round_rate;
+using tfbench::harness::impl::plan_ceilings_beside;
 using tfbench::ops::MemoryLevel;
 using tfbench::workloads::Ceilings;
 using tfbench::workloads::Instance;
@@ -41,7 +42,9 @@ Work work(double flops, double bytes, double working_set) {
 /// Ceilings whose levels' working sets are small enough for a test to allocate.
 Ceilings small_ceilings() {
   Ceilings c;
-  c.peak_f64 = {10.0, 10.0, 10.0, 5, 0};  // GFLOP/s
+  c.fma_f64 = {10.0, 10.0, 10.0, 5, 0};  // GFLOP/s
+  c.gemm_f64 = {8.0, 8.0, 8.0, 5, 0};
+  c.settle_peaks();  // the FMA chains set the f64 peak
   c.level(MemoryLevel::L1) = {100.0, 100.0, 100.0, 5, 16e3};
   c.level(MemoryLevel::L2) = {50.0, 50.0, 50.0, 5, 256e3};
   c.level(MemoryLevel::LLC) = {20.0, 20.0, 20.0, 5, 2e6};
@@ -53,17 +56,19 @@ Ceilings small_ceilings() {
 
 }  // namespace
 
-TEST_CASE("Bandwidth beside: one reference per ceiling among the memory-bound rows", "[beside][roofline]") {
+TEST_CASE("Ceilings beside: one reference per ceiling that bounds a row", "[beside][roofline]") {
   std::vector<std::unique_ptr<Instance>> instances;
   instances.push_back(std::make_unique<WorkOnly>(work(1e6, 8e6, 8e6)));      // DRAM, AI 0.125: memory-bound
   instances.push_back(std::make_unique<WorkOnly>(work(0.0, 8e6, 8e6)));      // DRAM, bytes only: the same one
-  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));      // AI 125: compute-bound, none
+  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));      // AI 125: the f64 peak
   instances.push_back(std::make_unique<WorkOnly>(work(1e3, 100e3, 100e3)));  // L2
-  instances.push_back(std::make_unique<WorkOnly>(work(1e6, 0.0, 0.0)));      // no bytes: none
-  const auto plan = plan_bandwidth_beside(instances, small_ceilings());
-  REQUIRE(plan.references.size() == 2);
-  CHECK(plan.reference_of_instance == std::vector<int>{0, 0, -1, 1, -1});
-  // Each reference streams its ceiling's working set and times itself between barriers.
+  instances.push_back(std::make_unique<WorkOnly>(work(1e6, 0.0, 0.0)));      // flops only: the peak again
+  const auto plan = plan_ceilings_beside(instances, small_ceilings());
+  REQUIRE(plan.references.size() == 3);
+  CHECK(plan.reference_of_instance == std::vector<int>{0, 0, 1, 2, 1});
+  CHECK(plan.kinds ==
+        std::vector<BesideKind>{BesideKind::Bandwidth, BesideKind::Peak, BesideKind::Bandwidth});
+  // Each reference runs like its ceiling and times itself between barriers.
   for (const auto& reference : plan.references) {
     CHECK(reference->check().passed);
     reference->run();
@@ -71,17 +76,25 @@ TEST_CASE("Bandwidth beside: one reference per ceiling among the memory-bound ro
     CHECK(*reference->self_timed_seconds() > 0.0);
   }
   CHECK(plan.references[0]->work().working_set_bytes == 4e6);
-  CHECK(plan.references[1]->work().working_set_bytes == 256e3);
+  CHECK(plan.references[2]->work().working_set_bytes == 256e3);
   // A DRAM run is one pass: 16 or 24 bytes per element of the kernel over the working set.
   const double dram_bytes = plan.references[0]->work().bytes;
   CHECK((dram_bytes == Catch::Detail::Approx(4e6 * 16 / 8) || dram_bytes == Catch::Detail::Approx(4e6)));
+  CHECK(plan.references[1]->work().flops > 0);
+  CHECK(plan.references[1]->work().bytes == 0);
+  // A peak the GEMM set is not re-measured by the FMA chains (they would read below it).
+  Ceilings gemm_peak = small_ceilings();
+  gemm_peak.gemm_f64.best = 20.0;
+  gemm_peak.settle_peaks();
+  const auto by_gemm = plan_ceilings_beside(instances, gemm_peak);
+  CHECK(by_gemm.reference_of_instance == std::vector<int>{0, 0, -1, 1, -1});
   // Unmeasured ceilings (threads 0): no reference.
-  CHECK(plan_bandwidth_beside(instances, Ceilings{}).references.empty());
+  CHECK(plan_ceilings_beside(instances, Ceilings{}).references.empty());
 }
 
-TEST_CASE("Bandwidth beside: the fastest round", "[beside][roofline]") {
-  CHECK(best_round_gbs({2.0, 1.0, 4.0}, 4e9) == Catch::Detail::Approx(4.0));
-  CHECK(best_round_gbs({0.0, -1.0, 2.0}, 4e9) == Catch::Detail::Approx(2.0));
-  CHECK(std::isnan(best_round_gbs({}, 4e9)));
-  CHECK(std::isnan(best_round_gbs({1.0}, 0.0)));
+TEST_CASE("Ceilings beside: the fastest round", "[beside][roofline]") {
+  CHECK(best_round_rate({2.0, 1.0, 4.0}, 4e9) == Catch::Detail::Approx(4.0));
+  CHECK(best_round_rate({0.0, -1.0, 2.0}, 4e9) == Catch::Detail::Approx(2.0));
+  CHECK(std::isnan(best_round_rate({}, 4e9)));
+  CHECK(std::isnan(best_round_rate({1.0}, 0.0)));
 }
