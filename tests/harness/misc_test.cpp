@@ -219,9 +219,10 @@ ResultRow roofline_row(double median_s, double flops, double bytes, double worki
   r.precision = precision;
   return r;
 }
-}  // namespace
 
-TEST_CASE("derive_case_fields: each row against the ceiling of its own memory level", "[rows][roofline]") {
+/// One thread's ceilings at every level: peaks 4 (f64) and 8 (f32) GFLOP/s, L1 100, L2 50, LLC 20
+/// and DRAM 2 GB/s; caches of 32 kB, 1 MB and 8 MB.
+tfbench::workloads::Ceilings four_levels() {
   using tfbench::ops::MemoryLevel;
   tfbench::workloads::Ceilings c;
   c.peak_f64.best = 4.0;
@@ -232,6 +233,12 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   c.level(MemoryLevel::DRAM).best = 2.0;
   c.caches = {32e3, 1e6, 8e6};
   c.threads = 1;
+  return c;
+}
+}  // namespace
+
+TEST_CASE("derive_case_fields: each row against the ceiling of its own memory level", "[rows][roofline]") {
+  tfbench::workloads::Ceilings c = four_levels();
   // bytes is traffic: a cache-resident working set is streamed many times.
   auto row = [](double working_set, const char* precision, const char* space = "serial") {
     return roofline_row(1.0, 2e9, 4e9, working_set, precision, space);
@@ -340,15 +347,7 @@ TEST_CASE("derive_case_fields: an LLC row against the LLC bandwidth measured nea
 TEST_CASE("derive_case_fields: a row's bound uses the ceilings measured beside it", "[rows][roofline]") {
   // The DRAM ceiling cached at 2 GB/s; the host delivered 1 GB/s in the row's rounds: the row ran at
   // that rate, all the level gave it, and reads 1.0 of its bound, not 0.5.
-  using tfbench::ops::MemoryLevel;
-  tfbench::workloads::Ceilings c;
-  c.peak_f64.best = 4.0;
-  c.level(MemoryLevel::L1).best = 100.0;
-  c.level(MemoryLevel::L2).best = 50.0;
-  c.level(MemoryLevel::LLC).best = 20.0;
-  c.level(MemoryLevel::DRAM).best = 2.0;
-  c.caches = {32e3, 1e6, 8e6};
-  c.threads = 1;
+  tfbench::workloads::Ceilings c = four_levels();
   std::vector<ResultRow> rows = {roofline_row(4.0, 1e8, 4e9, 4e9), roofline_row(4.0, 1e8, 4e9, 4e9),
                                  roofline_row(4.0, 8e9, 4e9, 4e9)};
   rows[0].bandwidth_beside_gbs = 1.0;

@@ -5,11 +5,11 @@
 
 #include <cmath>
 #include <memory>
-#include <optional>
 #include <utility>
 
 #include "ceilings/fma_peak.hpp"
 #include "ceilings/level_bandwidth.hpp"
+#include "ceilings/reference_instance.hpp"
 #include "tfbench/workloads/ceilings.hpp"
 
 namespace tfbench::workloads {
@@ -37,7 +37,7 @@ SizedPasses sized(impl::BandwidthKernel kernel, double working_set_bytes, int th
   return s;
 }
 
-class BandwidthReference final : public Instance {
+class BandwidthReference final : public impl::ReferenceInstance {
  public:
   BandwidthReference(double working_set_bytes, int threads, double min_run_s)
       : working_set_bytes_(working_set_bytes) {
@@ -47,28 +47,18 @@ class BandwidthReference final : public Instance {
     SizedPasses in_place = sized(impl::BandwidthKernel::InPlace, working_set_bytes, threads, min_run_s);
     kept_ = std::move(in_place.best_gbs >= triad.best_gbs ? in_place : triad);
   }
-
-  CheckResult check() override {
-    run();
-    CheckResult r;
-    r.passed = last_s_ > 0;
-    r.message = "a positive time for the level's passes";
-    return r;
-  }
-  void run() override { last_s_ = kept_.passes->time(kept_.per_run); }
   Work work() const override {
     Work w;
     w.bytes = kept_.passes->bytes_per_pass() * static_cast<double>(kept_.per_run);
     w.working_set_bytes = working_set_bytes_;
     return w;
   }
-  /// Between barriers, as the ceiling is timed: waking the threads is not the level's bandwidth.
-  std::optional<double> self_timed_seconds() const override { return last_s_; }
 
  private:
+  double timed_run() override { return kept_.passes->time(kept_.per_run); }
+
   double working_set_bytes_;
   SizedPasses kept_;
-  double last_s_ = 0.0;
 };
 
 }  // namespace

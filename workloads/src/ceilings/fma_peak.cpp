@@ -4,7 +4,6 @@
 
 #include <cstdint>
 #include <memory>
-#include <optional>
 #include <type_traits>
 
 // nvcc compiles this file in CUDA builds, and its front end does not take the x86 intrinsics (as
@@ -16,6 +15,7 @@
 #endif
 
 #include "ceilings/level_bandwidth.hpp"
+#include "ceilings/reference_instance.hpp"
 
 namespace tfbench::workloads::impl {
 namespace {
@@ -158,30 +158,22 @@ std::vector<double> sample(int threads, int samples, double min_sample_s) {
 
 /// The FMA peak as an Instance (peak_reference): each run one sample's iterations, timed by itself.
 template <class Vec, class T>
-class FmaReference final : public Instance {
+class FmaReference final : public ReferenceInstance {
  public:
   FmaReference(int threads, double min_run_s)
       : threads_(threads), iterations_(iterations_for<Vec, T>(threads, min_run_s)) {}
-  CheckResult check() override {
-    run();
-    CheckResult r;
-    r.passed = last_s_ > 0;
-    r.message = "a positive time for the FMA chains";
-    return r;
-  }
-  void run() override { last_s_ = time_fma<Vec, T>(threads_, iterations_); }
   Work work() const override {
     Work w;
     w.flops = kFlopsPerIteration<T> * static_cast<double>(iterations_) * threads_;
     w.precision = std::is_same<T, float>::value ? FlopPrecision::F32 : FlopPrecision::F64;
     return w;
   }
-  std::optional<double> self_timed_seconds() const override { return last_s_; }
 
  private:
+  double timed_run() override { return time_fma<Vec, T>(threads_, iterations_); }
+
   int threads_;
   std::int64_t iterations_;
-  double last_s_ = 0.0;
 };
 
 }  // namespace
