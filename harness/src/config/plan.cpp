@@ -1,4 +1,5 @@
 #include "tfbench/harness/plan.hpp"
+#include "tfbench/engine/core/exec_space.hpp"
 
 #include "tfbench/harness/text.hpp"
 
@@ -40,10 +41,14 @@ RunEstimate estimate_run(const RunPlan& plan, const MeasuresCeilingsFn& measures
     if (measures) ++e.ceilings_measured;
     e.workers_s += expected_worker_seconds(measures, costs);
     for (const auto& g : w.groups) {
+      bool runnable = false;
       for (const auto& v : g.variants) {
         ++(v.unavailable ? e.skipped : e.measured);
+        runnable = runnable || !v.unavailable;
         e.rows_s += expected_row_seconds(g, v, costs);
       }
+      if (ceilings && runnable && is_host_space(w.space))
+        e.beside_s += (g.repetitions + 2.5) * g.min_time + costs.row_setup_s;
     }
   }
   return e;
@@ -72,6 +77,7 @@ std::string describe(const RunEstimate& e) {
   std::string text = "about " + format_duration(e.total_s()) + " (" + std::to_string(e.measured) +
                      " row(s) to measure: " + format_duration(e.rows_s);
   if (e.skipped > 0) text += "; " + std::to_string(e.skipped) + " skipped";
+  if (e.beside_s > 0) text += "; the ceilings beside them: " + format_duration(e.beside_s);
   std::string ceilings;
   if (e.ceilings && e.ceilings_measured == e.workers) {
     ceilings = " with ceilings";
