@@ -17,30 +17,32 @@
 
 namespace tfbench::impl::batched {
 
-/// C_i = alpha A_i B_i (+ beta C_i unless BetaZero) for items [begin, end) of compact column-major
-/// f64 4 x 4 items.
+/// C = alpha A B (+ beta C unless BetaZero) for one compact column-major f64 4 x 4 item; `c` may be a
+/// tile the caller streams to the item (the same arithmetic either way, so both stores agree
+/// bit for bit).
+template <bool BetaZero>
+inline void gemm_4x4_f64_item(const double alpha, const double* a, const double* b, const double beta,
+                              double* c) {
+  __m512d col[4];  // (A(:,p) | A(:,p))
+  for (int p = 0; p < 4; ++p) col[p] = _mm512_broadcast_f64x4(_mm256_loadu_pd(a + 4 * p));
+  for (int h = 0; h < 2; ++h) {
+    const __m512d pair = _mm512_loadu_pd(b + 8 * h);  // (B(:,2h) | B(:,2h+1))
+    __m512d t = _mm512_mul_pd(col[0], _mm512_permutex_pd(pair, 0x00));
+    t = _mm512_fmadd_pd(col[1], _mm512_permutex_pd(pair, 0x55), t);
+    t = _mm512_fmadd_pd(col[2], _mm512_permutex_pd(pair, 0xAA), t);
+    t = _mm512_fmadd_pd(col[3], _mm512_permutex_pd(pair, 0xFF), t);
+    if (alpha != 1.0) t = _mm512_mul_pd(_mm512_set1_pd(alpha), t);
+    if constexpr (!BetaZero) t = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_loadu_pd(c + 8 * h), t);
+    _mm512_storeu_pd(c + 8 * h, t);
+  }
+}
+
+/// The same for items [begin, end) of a batch of compact items.
 template <bool BetaZero>
 inline void gemm_4x4_f64_column_pairs(const double alpha, const double* a, const double* b, const double beta,
                                       double* c, std::int64_t begin, const std::int64_t end) {
-  const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
-  const bool scaled = alpha != 1.0;
-  for (std::int64_t i = begin; i < end; ++i) {
-    const double* ai = a + 16 * i;
-    const double* bi = b + 16 * i;
-    double* ci = c + 16 * i;
-    __m512d col[4];  // (A(:,p) | A(:,p))
-    for (int p = 0; p < 4; ++p) col[p] = _mm512_broadcast_f64x4(_mm256_loadu_pd(ai + 4 * p));
-    for (int h = 0; h < 2; ++h) {
-      const __m512d pair = _mm512_loadu_pd(bi + 8 * h);  // (B(:,2h) | B(:,2h+1))
-      __m512d t = _mm512_mul_pd(col[0], _mm512_permutex_pd(pair, 0x00));
-      t = _mm512_fmadd_pd(col[1], _mm512_permutex_pd(pair, 0x55), t);
-      t = _mm512_fmadd_pd(col[2], _mm512_permutex_pd(pair, 0xAA), t);
-      t = _mm512_fmadd_pd(col[3], _mm512_permutex_pd(pair, 0xFF), t);
-      if (scaled) t = _mm512_mul_pd(va, t);
-      if constexpr (!BetaZero) t = _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8 * h), t);
-      _mm512_storeu_pd(ci + 8 * h, t);
-    }
-  }
+  for (std::int64_t i = begin; i < end; ++i)
+    gemm_4x4_f64_item<BetaZero>(alpha, a + 16 * i, b + 16 * i, beta, c + 16 * i);
 }
 
 }  // namespace tfbench::impl::batched

@@ -309,13 +309,34 @@ struct FixedGemmChunk {
   }
 
  private:
+  /// Packed f64 4 x 4 items have a kernel of their own on AVX-512 (column_pairs_4x4_avx512.hpp).
+  static constexpr bool column_pairs_4x4() {
+#if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
+    return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 4 && N == 4 && K == 4;
+#else
+    return false;
+#endif
+  }
+
+  /// One packed item with beta 0 into `out` (the streaming path's tile): the kernel the regular
+  /// path runs for the same item, so that streamed and regular stores of C agree bit for bit.
+  KOKKOS_FORCEINLINE_FUNCTION void compact_item(const T alpha, const T* a, const T* b, T* out) const {
+#if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
+    if constexpr (column_pairs_4x4()) {
+      gemm_4x4_f64_item<true>(alpha, a, b, T(0), out);
+      return;
+    }
+#endif
+    gemm_compact<T, M, N, K, true>(alpha, a, b, g.beta, out);
+  }
+
   KOKKOS_FORCEINLINE_FUNCTION void items(const T alpha, const std::int64_t begin,
                                          const std::int64_t end) const {
     if constexpr (Layout == ItemLayout::Packed && BetaZero) {
       if (stream_c) {
         for (std::int64_t i = begin; i < end; ++i) {
           T tile[M * N];
-          gemm_compact<T, M, N, K, true>(alpha, g.a.data + i * (M * K), g.b.data + i * (K * N), g.beta, tile);
+          compact_item(alpha, g.a.data + i * (M * K), g.b.data + i * (K * N), tile);
           store_streaming<T, M * N>(g.c.data + i * (M * N), tile);
         }
         streaming_stores_done();
@@ -334,8 +355,7 @@ struct FixedGemmChunk {
     }
 #endif
 #if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
-    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 4 && N == 4 &&
-                  K == 4) {
+    if constexpr (column_pairs_4x4()) {
       gemm_4x4_f64_column_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
