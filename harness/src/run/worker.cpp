@@ -240,8 +240,9 @@ CaseRows check_variants(const workloads::Family* family, const JobCase& job_case
   return out;
 }
 
-/// Times the checked variants together, interleaved round by round, and after them in each round's
-/// shuffle the ceilings' references of `beside` (plain loops over buffers of their own: no "begin").
+/// Times the checked variants together, interleaved round by round, and among them, in each round's
+/// shuffled order, the ceilings' references of `beside` (plain loops over buffers of their own: no
+/// "begin" message).
 std::vector<TimedVariant> time_checked(CaseRows& c, const BesidePlan& beside, const JobCase& job_case,
                                        const WorkerJob& job, const workloads::RunContext& ctx,
                                        const FaultPlan& faults, Channel& channel) {
