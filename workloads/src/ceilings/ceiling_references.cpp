@@ -3,6 +3,7 @@
 // FMA chains; each timed like the ceiling (between barriers, a run repeating its passes for
 // kCacheSampleSeconds, one pass from DRAM).
 
+#include <algorithm>
 #include <cmath>
 #include <memory>
 #include <utility>
@@ -29,10 +30,8 @@ SizedPasses sized(impl::BandwidthKernel kernel, double working_set_bytes, int th
   s.passes = std::make_unique<impl::BandwidthPasses>(kernel, working_set_bytes, threads);
   s.per_run = s.passes->passes_for(min_run_s);
   for (int i = 0; i < kChoiceSamples; ++i) {
-    const double seconds = s.passes->time(s.per_run);
-    if (seconds > 0)
-      s.best_gbs =
-          std::max(s.best_gbs, s.passes->bytes_per_pass() * static_cast<double>(s.per_run) / seconds / 1e9);
+    const double gbs = s.passes->sample_gbs(s.per_run);
+    if (std::isfinite(gbs)) s.best_gbs = std::max(s.best_gbs, gbs);
   }
   return s;
 }

@@ -108,10 +108,7 @@ std::vector<double> sample_bandwidth(BandwidthKernel kernel, double working_set_
   BandwidthPasses kernel_passes(kernel, working_set_bytes, threads);
   const std::int64_t passes = kernel_passes.passes_for(min_sample_s);
   std::vector<double> gbs;
-  for (int s = 0; s < samples; ++s) {
-    const double seconds = kernel_passes.time(passes);
-    gbs.push_back(kernel_passes.bytes_per_pass() * static_cast<double>(passes) / seconds / 1e9);
-  }
+  for (int s = 0; s < samples; ++s) gbs.push_back(kernel_passes.sample_gbs(passes));
   return gbs;
 }
 

@@ -64,6 +64,10 @@ class BandwidthPasses {
   double bytes_per_pass() const;
   /// Seconds for `passes` passes in one parallel region, between barriers.
   double time(std::int64_t passes);
+  /// GB/s (the kernel's count) of one sample of `passes` passes.
+  double sample_gbs(std::int64_t passes) {
+    return bytes_per_pass() * static_cast<double>(passes) / time(passes) / 1e9;
+  }
   /// Passes per sample of at least `min_sample_s`, from warm-up passes (passes_for_sample).
   std::int64_t passes_for(double min_sample_s);
 
