@@ -6,7 +6,9 @@
 #                                    the confirmation rounds (those cases only, 7 rounds so that two
 #                                    rows held to alpha together can show it) confirm both
 #   gate_test.sh unconfirmed WORK_DIR  the same delay in the first rounds only: the confirmation
-#                                    rounds do not reproduce it, and the gate passes (exit 0)
+#                                    rounds do not reproduce it, and the gate passes (exit 0); a
+#                                    delay on the base side's other case is an improvement the
+#                                    verdict calls unconfirmed
 # TFBENCH=path/to/tfbench. The threshold is 40%: A/A runs on this shared 2-core machine under load
 # moved cache-resident cases by up to 19%; the
 # injected delay makes the case several times slower.
@@ -19,7 +21,7 @@ tfbench=${TFBENCH:-$repo/build/default/harness/tfbench}
 fail() { echo "gate_test: FAILED: $*" >&2; exit 1; }
 rm -rf "$work"
 mkdir -p "$work"
-slow_case='bandwidth_control/elements=4096/kokkos'
+slow_case='bandwidth_control/elements=4096/kokkos' fast_case='bandwidth_control/elements=32768/kokkos'
 common=(--config "$here/gate.yaml" --rounds 5 --threshold 40 --work-dir "$work/cache")
 t0=$SECONDS
 rc=0
@@ -67,10 +69,14 @@ PY
     ;;
   unconfirmed)
     "$repo/scripts/perf-regression.sh" HEAD HEAD --tfbench-base "$tfbench" --tfbench-head "$tfbench" \
-      "${common[@]}" --inject-head "delay:$slow_case:300" --inject-first-only --out "$work/out" || rc=$?
+      "${common[@]}" --inject-head "delay:$slow_case:300" --inject-base "delay:$fast_case:300" \
+      --inject-first-only --out "$work/out" || rc=$?
     [ $rc = 0 ] || fail "gate with a delay in the first rounds only exited $rc, expected 0"
     grep -q '^PASS:.*did not reproduce in 6 confirmation round' "$work/out/verdict.txt" ||
       fail "verdict: $(cat "$work/out/verdict.txt")"
+    # The base side's delayed case reads as an improvement that nothing confirmed: the verdict says so.
+    grep -q "; 1 improvement(s) in the first rounds' pooled test, not confirmed" "$work/out/verdict.txt" ||
+      fail "verdict does not call the improvement unconfirmed: $(cat "$work/out/verdict.txt")"
     /usr/bin/python3 - "$work/out/compare.json" "$slow_case" <<'PY' || fail "compare.json"
 import json, sys
 doc, slow = json.load(open(sys.argv[1])), sys.argv[2]
