@@ -17,32 +17,53 @@ struct DirectContract {
   using Acc = accumulator_t<T>;
   KernelNest<3> outer;  // {out, a, b}
   KernelNest<2> inner;  // {a, b}
+  index_t outer_total;
+  index_t chunk;  // output elements per work item (walk_chunk)
   index_t inner_total;
   T* out;
   const T* a;
   const T* b;
   bool accumulate;
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
-    index_t off[3];
-    outer.offsets(i, off);
-    const T* pa = a + off[1];
-    const T* pb = b + off[2];
-    Acc s = Acc(0);
-    if (inner.rank == 1) {
-      const index_t sa = inner.stride[0][0], sb = inner.stride[1][0];
-      for (index_t j = 0; j < inner_total; ++j) s += Acc(pa[j * sa]) * Acc(pb[j * sb]);
-    } else {
-      for (index_t j = 0; j < inner_total; ++j) {
-        index_t r[2];
-        inner.offsets(j, r);
-        s += Acc(pa[r[0]]) * Acc(pb[r[1]]);
-      }
+  /// The dot product along one contracted axis, in four running sums: one sum is a chain of
+  /// dependent additions (3-4 cycles each), which is what bounded the kernel, not its loads.
+  KOKKOS_INLINE_FUNCTION Acc dot(const T* pa, index_t sa, const T* pb, index_t sb) const {
+    Acc s0 = Acc(0), s1 = Acc(0), s2 = Acc(0), s3 = Acc(0);
+    index_t j = 0;
+    for (; j + 4 <= inner_total; j += 4) {
+      s0 += Acc(pa[j * sa]) * Acc(pb[j * sb]);
+      s1 += Acc(pa[(j + 1) * sa]) * Acc(pb[(j + 1) * sb]);
+      s2 += Acc(pa[(j + 2) * sa]) * Acc(pb[(j + 2) * sb]);
+      s3 += Acc(pa[(j + 3) * sa]) * Acc(pb[(j + 3) * sb]);
     }
-    if (accumulate)
-      out[off[0]] += static_cast<T>(s);
-    else
-      out[off[0]] = static_cast<T>(s);
+    for (; j < inner_total; ++j) s0 += Acc(pa[j * sa]) * Acc(pb[j * sb]);
+    return (s0 + s1) + (s2 + s3);
+  }
+
+  KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
+    const index_t first = w * chunk;
+    const index_t last = first + chunk < outer_total ? first + chunk : outer_total;
+    NestCursor<3> at;
+    at.seek(outer, first);
+    for (index_t i = first; i < last; ++i) {
+      const T* pa = a + at.off[1];
+      const T* pb = b + at.off[2];
+      Acc s = Acc(0);
+      if (inner.rank == 1) {
+        s = dot(pa, inner.stride[0][0], pb, inner.stride[1][0]);
+      } else {
+        NestCursor<2> r;  // index 0: every offset 0
+        for (index_t j = 0; j < inner_total; ++j) {
+          s += Acc(pa[r.off[0]]) * Acc(pb[r.off[1]]);
+          r.step(inner);
+        }
+      }
+      if (accumulate)
+        out[at.off[0]] += static_cast<T>(s);
+      else
+        out[at.off[0]] = static_cast<T>(s);
+      at.step(outer);
+    }
   }
 };
 
@@ -60,12 +81,14 @@ void run_direct_contract(const ExecTarget& target, const index_t* outer_shape, i
   if (inner.total == 0) return run_fill<T>(target, T(0), outer_shape, outer_rank, out);
   dispatch_exec_space(kernel_space(target, outer.total * inner.total), [&](auto space) {
     using Policy = Kokkos::RangePolicy<decltype(space), Kokkos::IndexType<index_t>>;
+    const index_t chunk = walk_chunk(space, outer.inner_total);
     outer.for_each_outer([&](const index_t(&ob)[3]) {
       bool accumulate = false;
       inner.for_each_outer([&](const index_t(&ib)[2]) {
-        Kokkos::parallel_for(kDirectLabel, Policy(space, 0, outer.inner_total),
-                             DirectContract<T>{outer.inner, inner.inner, inner.inner_total, out.data + ob[0],
-                                               a.data + ob[1] + ib[0], b.data + ob[2] + ib[1], accumulate});
+        Kokkos::parallel_for(
+            kDirectLabel, Policy(space, 0, walk_items(outer.inner_total, chunk)),
+            DirectContract<T>{outer.inner, inner.inner, outer.inner_total, chunk, inner.inner_total,
+                              out.data + ob[0], a.data + ob[1] + ib[0], b.data + ob[2] + ib[1], accumulate});
         accumulate = true;
       });
     });

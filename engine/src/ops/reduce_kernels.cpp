@@ -15,43 +15,57 @@ template <class T>
 struct SumPerOutput {
   KernelNest<2> out_nest;  // {out, a} over the kept axes
   KernelNest<1> red_nest;  // a over the reduced axes
+  index_t out_total;
+  index_t chunk;  // output elements per work item (walk_chunk)
   index_t red_total;
   T* out;
   const T* a;
   T alpha;
   bool accumulate;
 
-  KOKKOS_INLINE_FUNCTION void operator()(index_t i) const {
-    index_t off[2];
-    out_nest.offsets(i, off);
-    const T* base = a + off[1];
-    accumulator_t<T> s = accumulator_t<T>(0);
-    if (red_nest.rank == 1) {
-      const index_t step = red_nest.stride[0][0];
-      for (index_t j = 0; j < red_total; ++j) s += base[j * step];
-    } else {
-      for (index_t j = 0; j < red_total; ++j) {
-        index_t r[1];
-        red_nest.offsets(j, r);
-        s += base[r[0]];
+  KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
+    const index_t first = w * chunk;
+    const index_t last = first + chunk < out_total ? first + chunk : out_total;
+    NestCursor<2> at;
+    at.seek(out_nest, first);
+    for (index_t i = first; i < last; ++i) {
+      const T* base = a + at.off[1];
+      accumulator_t<T> s = accumulator_t<T>(0);
+      if (red_nest.rank == 1) {
+        const index_t step = red_nest.stride[0][0];
+        for (index_t j = 0; j < red_total; ++j) s += base[j * step];
+      } else {
+        NestCursor<1> r;  // index 0: offset 0
+        for (index_t j = 0; j < red_total; ++j) {
+          s += base[r.off[0]];
+          r.step(red_nest);
+        }
       }
+      const T v = alpha * static_cast<T>(s);
+      if (accumulate)
+        out[at.off[0]] += v;
+      else
+        out[at.off[0]] = v;
+      at.step(out_nest);
     }
-    const T v = alpha * static_cast<T>(s);
-    if (accumulate)
-      out[off[0]] += v;
-    else
-      out[off[0]] = v;
   }
 };
 
 template <class T>
 struct SumAll {
   KernelNest<1> nest;
+  index_t total;
+  index_t chunk;  // elements per work item (walk_chunk)
   const T* a;
-  KOKKOS_INLINE_FUNCTION void operator()(index_t j, accumulator_t<T>& acc) const {
-    index_t r[1];
-    nest.offsets(j, r);
-    acc += a[r[0]];
+  KOKKOS_INLINE_FUNCTION void operator()(index_t w, accumulator_t<T>& acc) const {
+    const index_t first = w * chunk;
+    const index_t last = first + chunk < total ? first + chunk : total;
+    NestCursor<1> at;
+    at.seek(nest, first);
+    for (index_t j = first; j < last; ++j) {
+      acc += a[at.off[0]];
+      at.step(nest);
+    }
   }
 };
 
@@ -70,8 +84,10 @@ void sum_on(const Space& space, T alpha, const LoopPlan<2>& out_plan, const Loop
         accumulator_t<T> total = accumulator_t<T>(0);
         red_plan.for_each_outer([&](const index_t(&rb)[1]) {
           accumulator_t<T> part = accumulator_t<T>(0);
-          Kokkos::parallel_reduce(kSumLabel, Policy(space, 0, red_plan.inner_total),
-                                  SumAll<T>{red_plan.inner, a + ob[1] + off[1] + rb[0]}, part);
+          const index_t chunk = walk_chunk(space, red_plan.inner_total);
+          Kokkos::parallel_reduce(
+              kSumLabel, Policy(space, 0, walk_items(red_plan.inner_total, chunk)),
+              SumAll<T>{red_plan.inner, red_plan.inner_total, chunk, a + ob[1] + off[1] + rb[0]}, part);
           total += part;
         });
         Kokkos::View<T, typename Space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>> dst(
@@ -81,12 +97,14 @@ void sum_on(const Space& space, T alpha, const LoopPlan<2>& out_plan, const Loop
     });
     return;
   }
+  const index_t chunk = walk_chunk(space, out_plan.inner_total);
   out_plan.for_each_outer([&](const index_t(&ob)[2]) {
     bool accumulate = false;
     red_plan.for_each_outer([&](const index_t(&rb)[1]) {
-      Kokkos::parallel_for(kSumLabel, Policy(space, 0, out_plan.inner_total),
-                           SumPerOutput<T>{out_plan.inner, red_plan.inner, red_plan.inner_total, out + ob[0],
-                                           a + ob[1] + rb[0], alpha, accumulate});
+      Kokkos::parallel_for(
+          kSumLabel, Policy(space, 0, walk_items(out_plan.inner_total, chunk)),
+          SumPerOutput<T>{out_plan.inner, red_plan.inner, out_plan.inner_total, chunk, red_plan.inner_total,
+                          out + ob[0], a + ob[1] + rb[0], alpha, accumulate});
       accumulate = true;
     });
   });

@@ -8,6 +8,7 @@
 #include <Kokkos_Core.hpp>
 
 #include <cstdlib>
+#include <type_traits>
 
 #include "tfbench/engine/ops/impl/layout.hpp"
 
@@ -21,17 +22,71 @@ struct KernelNest {
   index_t extent[kKernelRank] = {};
   index_t stride[NOps][kKernelRank] = {};
 
-  /// Element offsets of every operand at a column-major flat index of the nest.
+  /// Element offsets of every operand at a column-major flat index of the nest. A division per axis
+  /// but the last (a flat index inside the nest is below the last axis's extent there): kernels
+  /// call this once per work item and step through the rest with a NestCursor.
   KOKKOS_INLINE_FUNCTION void offsets(index_t flat, index_t (&off)[NOps]) const {
+    index_t idx[kKernelRank];
+    decompose(flat, idx, off);
+  }
+  /// offsets(), keeping the index along every axis (the cursor's starting point).
+  KOKKOS_INLINE_FUNCTION void decompose(index_t flat, index_t (&idx)[kKernelRank],
+                                        index_t (&off)[NOps]) const {
     for (int k = 0; k < NOps; ++k) off[k] = 0;
     for (int d = 0; d < rank; ++d) {
-      const index_t e = extent[d];
-      const index_t i = flat % e;
-      flat /= e;
+      index_t i = flat;
+      if (d + 1 < rank) {
+        i = flat % extent[d];
+        flat /= extent[d];
+      }
+      idx[d] = i;
       for (int k = 0; k < NOps; ++k) off[k] += i * stride[k][d];
     }
   }
 };
+
+/// Walks a KernelNest in its column-major order with additions only: seek() once (a division per
+/// axis), then step() to the next flat index. Integer division costs 10-40 cycles where a step costs
+/// one or two, and the strided kernels used to divide per row or per element: a 256-element strided
+/// copy (a contraction's operand pack) spent most of its time there.
+template <int NOps>
+struct NestCursor {
+  index_t idx[kKernelRank] = {};
+  index_t off[NOps] = {};
+
+  KOKKOS_INLINE_FUNCTION void seek(const KernelNest<NOps>& nest, index_t flat) {
+    nest.decompose(flat, idx, off);
+  }
+  KOKKOS_INLINE_FUNCTION void step(const KernelNest<NOps>& nest) {
+    for (int d = 0; d < nest.rank; ++d) {
+      for (int k = 0; k < NOps; ++k) off[k] += nest.stride[k][d];
+      if (++idx[d] < nest.extent[d]) return;
+      for (int k = 0; k < NOps; ++k) off[k] -= nest.stride[k][d] * nest.extent[d];
+      idx[d] = 0;
+    }
+  }
+};
+
+/// Work items per thread when a kernel walks consecutive indices per work item: enough for the
+/// host schedule to even out uneven threads, few enough that the one seek per item is noise.
+inline constexpr index_t kWalkItemsPerThread = 4;
+
+/// Consecutive flat indices one work item of a `total`-index loop walks on `space`: on a host space
+/// its share of kWalkItemsPerThread items per thread (everything on one thread), on a device one (a
+/// thread per index keeps neighbouring threads on neighbouring addresses).
+template <class Space>
+index_t walk_chunk(const Space& space, index_t total) {
+  if (total <= 0) return 1;
+  if (!std::is_same<typename Space::memory_space, Kokkos::HostSpace>::value) return 1;
+  const index_t threads = static_cast<index_t>(space.concurrency());
+  if (threads <= 1) return total;
+  const index_t items = kWalkItemsPerThread * threads;
+  return (total + items - 1) / items;
+}
+/// Work items of a walk in chunks of `chunk` indices.
+KOKKOS_INLINE_FUNCTION index_t walk_items(index_t total, index_t chunk) {
+  return (total + chunk - 1) / chunk;
+}
 
 template <int NOps>
 struct LoopPlan {

@@ -113,30 +113,47 @@ struct BinaryMapTiled {
   }
 };
 
-/// A loop nest split into rows along axis 0 (the written operand's fastest): one work item per
-/// row, so the index decomposition is paid once per row rather than once per element.
-/// Few long rows are cut into blocks so that they still spread over the threads.
+/// A loop nest split into rows along axis 0 (the written operand's fastest). A work item walks
+/// `rows_per_item` consecutive rows, finding the first by division and the rest by a NestCursor's
+/// steps (one item of every row on a one-thread space). Few long rows are cut into blocks instead,
+/// one per work item, so that they still spread over the threads.
 template <int NOps>
 struct RowNest {
   KernelNest<NOps> rest;  // axes 1..rank-1
   index_t e0 = 1;
   index_t s0[NOps] = {};
   index_t rows = 1;
-  index_t block = 1;   // elements of axis 0 per work item
-  index_t blocks = 1;  // work items per row
+  index_t block = 1;          // elements of axis 0 per work item
+  index_t blocks = 1;         // work items per row
+  index_t rows_per_item = 1;  // rows a work item walks (blocks == 1)
 
-  index_t work_items() const { return rows * blocks; }
-  /// Offsets of the row of work item w and its range [begin, end) along axis 0.
-  KOKKOS_INLINE_FUNCTION void locate(index_t w, index_t (&off)[NOps], index_t& begin, index_t& end) const {
-    const index_t b = w % blocks;
-    rest.offsets(w / blocks, off);
-    begin = b * block;
-    end = begin + block < e0 ? begin + block : e0;
+  index_t work_items() const { return blocks > 1 ? rows * blocks : walk_items(rows, rows_per_item); }
+  /// Calls row(offsets, begin, end) for each row (or block of a row) of work item w: the operands'
+  /// offsets of the row and its range [begin, end) along axis 0.
+  template <class Row>
+  KOKKOS_INLINE_FUNCTION void for_each_row(index_t w, Row&& row) const {
+    if (blocks > 1) {
+      index_t off[NOps];
+      const index_t b = w % blocks;
+      rest.offsets(w / blocks, off);
+      const index_t begin = b * block;
+      row(off, begin, begin + block < e0 ? begin + block : e0);
+      return;
+    }
+    const index_t first = w * rows_per_item;
+    const index_t last = first + rows_per_item < rows ? first + rows_per_item : rows;
+    NestCursor<NOps> at;
+    at.seek(rest, first);
+    for (index_t r = first; r < last; ++r) {
+      row(at.off, index_t(0), e0);
+      at.step(rest);
+    }
   }
 };
 
-template <int NOps>
-RowNest<NOps> row_nest(const KernelNest<NOps>& nest) {
+/// The rows of `nest` for kernels on `space` (walk_chunk: how many rows a work item takes).
+template <int NOps, class Space>
+RowNest<NOps> row_nest(const KernelNest<NOps>& nest, const Space& space) {
   RowNest<NOps> r;
   if (nest.rank == 0) return r;
   r.e0 = nest.extent[0];
@@ -150,6 +167,7 @@ RowNest<NOps> row_nest(const KernelNest<NOps>& nest) {
   r.block = r.e0;
   if (r.rows < 64 && r.e0 > 4096) r.block = 1024;
   r.blocks = (r.e0 + r.block - 1) / r.block;
+  if (r.blocks == 1) r.rows_per_item = walk_chunk(space, r.rows);
   return r;
 }
 
@@ -160,11 +178,11 @@ struct UnaryMapStrided {
   const Ta* a;
   F f;
   KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
-    index_t off[2], begin, end;
-    nest.locate(w, off, begin, end);
-    Tout* o = out + off[0];
-    const Ta* x = a + off[1];
-    for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = f(x[i * nest.s0[1]]);
+    nest.for_each_row(w, [&](const index_t(&off)[2], index_t begin, index_t end) {
+      Tout* o = out + off[0];
+      const Ta* x = a + off[1];
+      for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = f(x[i * nest.s0[1]]);
+    });
   }
 };
 
@@ -184,12 +202,12 @@ struct BinaryMapStrided {
   const Tb* b;
   F f;
   KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
-    index_t off[3], begin, end;
-    nest.locate(w, off, begin, end);
-    Tout* o = out + off[0];
-    const Ta* x = a + off[1];
-    const Tb* y = b + off[2];
-    for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = f(x[i * nest.s0[1]], y[i * nest.s0[2]]);
+    nest.for_each_row(w, [&](const index_t(&off)[3], index_t begin, index_t end) {
+      Tout* o = out + off[0];
+      const Ta* x = a + off[1];
+      const Tb* y = b + off[2];
+      for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = f(x[i * nest.s0[1]], y[i * nest.s0[2]]);
+    });
   }
 };
 
@@ -208,10 +226,10 @@ struct FillStrided {
   T* out;
   T value;
   KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
-    index_t off[1], begin, end;
-    nest.locate(w, off, begin, end);
-    T* o = out + off[0];
-    for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = value;
+    nest.for_each_row(w, [&](const index_t(&off)[1], index_t begin, index_t end) {
+      T* o = out + off[0];
+      for (index_t i = begin; i < end; ++i) o[i * nest.s0[0]] = value;
+    });
   }
 };
 
@@ -248,7 +266,7 @@ template <class Space, class T>
 void launch_fill(const Space& space, const std::string& label, const LoopPlan<1>& plan, T* out, T value) {
   using Policy = Kokkos::RangePolicy<Space, Kokkos::IndexType<index_t>>;
   if (plan.contiguous()) return launch_fill(space, label, plan.total, out, value);
-  const auto rows = row_nest(plan.inner);
+  const auto rows = row_nest(plan.inner, space);
   plan.for_each_outer([&](const index_t(&base)[1]) {
     Kokkos::parallel_for(label, Policy(space, 0, rows.work_items()),
                          FillStrided<T>{rows, out + base[0], value});
@@ -262,7 +280,7 @@ void launch_unary_map(const Space& space, const std::string& label, const LoopPl
   if (plan.contiguous()) return launch_unary_map(space, label, plan.total, out, a, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
-  const auto rows = row_nest(plan.inner);
+  const auto rows = row_nest(plan.inner, space);
   plan.for_each_outer([&](const index_t(&base)[2]) {
     if (tiled) {
       Kokkos::parallel_for(label, Policy(space, 0, tiles.work_items()),
@@ -281,7 +299,7 @@ void launch_binary_map(const Space& space, const std::string& label, const LoopP
   if (plan.contiguous()) return launch_binary_map(space, label, plan.total, out, a, b, f);
   bool tiled = false;
   const auto tiles = tile_nest(plan.inner, tiled);
-  const auto rows = row_nest(plan.inner);
+  const auto rows = row_nest(plan.inner, space);
   plan.for_each_outer([&](const index_t(&base)[3]) {
     if (tiled) {
       Kokkos::parallel_for(
