@@ -96,12 +96,13 @@ std::optional<RouteError> validate(const BatchPolicy& policy, const BatchProblem
   if (t.vendor_batch_max_item_dim < 0 || t.outer_min_items < 1 || t.outer_min_items_per_lane < 1 ||
       (t.lane_item_overhead_ns && !finite_nonneg(*t.lane_item_overhead_ns)) ||
       !std::isfinite(t.lane_muladds_per_ns) || t.lane_muladds_per_ns <= 0 ||
-      !finite_nonneg(t.lane_min_work_ns)) {
+      !finite_nonneg(t.lane_min_work_ns) ||
+      (t.direct_contraction_muladds && !finite_nonneg(*t.direct_contraction_muladds))) {
     return RouteError{
         RouteErrorKind::InvalidPolicy, policy.strategy,
         "batch route: thresholds out of range (vendor_batch_max_item_dim >= 0, outer_min_items >= 1, "
         "outer_min_items_per_lane >= 1, lane_item_overhead_ns >= 0, lane_muladds_per_ns > 0, "
-        "lane_min_work_ns >= 0)"};
+        "lane_min_work_ns >= 0, direct_contraction_muladds >= 0)"};
   }
   return std::nullopt;
 }
@@ -234,7 +235,7 @@ bool BatchThresholds::operator==(const BatchThresholds& o) const {
   return vendor_batch_max_item_dim == o.vendor_batch_max_item_dim && outer_min_items == o.outer_min_items &&
          outer_min_items_per_lane == o.outer_min_items_per_lane &&
          lane_item_overhead_ns == o.lane_item_overhead_ns && lane_muladds_per_ns == o.lane_muladds_per_ns &&
-         lane_min_work_ns == o.lane_min_work_ns;
+         lane_min_work_ns == o.lane_min_work_ns && direct_contraction_muladds == o.direct_contraction_muladds;
 }
 
 }  // namespace tfbench

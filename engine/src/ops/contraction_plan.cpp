@@ -350,7 +350,7 @@ class BinaryPlanner {
     if (program_.empty || program_.zero) return program_;
     if (roles_.contracted.empty()) {
       plan_elementwise_product();
-    } else if (!options_.blas || item_work() <= kDirectItemWork) {
+    } else if (!options_.blas || static_cast<double>(item_work()) <= options_.direct_item_muladds) {
       plan_direct();
     } else {
       plan_gemm();

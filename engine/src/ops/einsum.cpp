@@ -3,6 +3,7 @@
 #include <string>
 
 #include "tfbench/engine/ops/impl/einsum_erased.hpp"
+#include "tfbench/engine/ops/impl/facade.hpp"
 
 namespace tfbench::impl {
 namespace {
@@ -54,8 +55,10 @@ void einsum(const OpContext& ctx, const ops::EinsumSpec& spec, Span<const Tensor
             const DestRef& out) {
   FixedVec<RawLayout, 2 * kMaxOpRank> layouts;
   for (const TensorRead* in : inputs) layouts.push_back(raw_layout(*in));
-  const EinsumProgram program = plan_einsum(spec, layouts.data(), out.compact ? nullptr : out.strides.data(),
-                                            "ops::einsum", {ctx.blas});
+  const EinsumProgram program =
+      plan_einsum(spec, layouts.data(), out.compact ? nullptr : out.strides.data(), "ops::einsum",
+                  {ctx.blas, ctx.session ? direct_contraction_muladds(*ctx.session)
+                                         : static_cast<double>(kDirectItemWork)});
   run_program(ctx, program, inputs[0]->dtype(), inputs, out);
 }
 

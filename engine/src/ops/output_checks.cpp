@@ -2,9 +2,12 @@
 
 #include <string>
 
+#include "../exec/effective_policy.hpp"
 #include "tfbench/engine/exec/providers.hpp"
 #include "tfbench/engine/exec/session.hpp"
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
 #include "tfbench/engine/ops/error.hpp"
+#include "tfbench/engine/ops/impl/contraction_plan.hpp"
 
 namespace tfbench::impl {
 
@@ -27,6 +30,15 @@ void throw_session_parked() {
 }  // namespace tfbench::impl
 
 namespace tfbench::impl {
+
+double direct_contraction_muladds(const Session& s) {
+  const BatchPolicy& policy = effective_policy_ref(s, std::nullopt);
+  if (policy.thresholds.direct_contraction_muladds) return *policy.thresholds.direct_contraction_muladds;
+  if (policy.tuning) {
+    if (auto measured = policy.tuning->direct_contraction_muladds(s.context().threads)) return *measured;
+  }
+  return static_cast<double>(kDirectItemWork);
+}
 
 bool contraction_uses_blas(const Session& s, const char* where) {
   const bool fan_out = s.context().outer_active;

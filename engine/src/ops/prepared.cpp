@@ -68,7 +68,8 @@ void PreparedEinsum::prepare(Session& s) {
   key.add_operand(out_shape.data(), dest_strides_.empty() ? nullptr : dest_strides_.data(),
                   static_cast<int>(out_shape.size()));
   // The provider choice follows from the key's provider generation and context.
-  const impl::PlanOptions options{impl::contraction_uses_blas(s, kWhere)};
+  const impl::PlanOptions options{impl::contraction_uses_blas(s, kWhere),
+                                  impl::direct_contraction_muladds(s)};
   plan_ = s.plan_cache().get_or_prepare<impl::EinsumPlan>(key, [&] {
     impl::EinsumPlan plan;
     plan.program = impl::plan_einsum(spec_, layouts.data(),

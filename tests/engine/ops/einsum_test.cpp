@@ -2,6 +2,7 @@
 // every borrow/pack combination, strided destinations, and the observable routes.
 
 #include "ops_test_support.hpp"
+#include "tfbench/engine/ops/batched/auto_tuning.hpp"
 
 namespace {
 
@@ -169,4 +170,56 @@ TEST_CASE("batch labels go through the batched GEMM under every batch strategy",
     });
     for (Index i = 0; i < dest.numel(); ++i) REQUIRE(dest.data()[i] == 0.0);
   });
+}
+
+TEST_CASE("the direct kernel's crossover: the policy's threshold, else the tuning's, else built in",
+          "[ops][einsum]") {
+  std::mt19937_64 rng(31);
+  auto backend = ops_backend();
+  auto a = random_operand<double>(rng, {6, 6});
+  auto b = random_operand<double>(rng, {6, 6});  // 216 multiply-adds: direct under the built-in 2048
+  // The route of one eager einsum and of one prepared replay (planned under the policy in force).
+  auto routes = [&](Session& s) {
+    ops::reset_contraction_stats();
+    auto c = ops::einsum(s, "ij,jk->ik", a.view(), b.view());
+    CHECK(error_vs_naive<double>("ij,jk->ik", {&a, &b}, c) < 1e-12);
+    const auto eager = ops::contraction_stats();
+    ops::reset_contraction_stats();
+    auto p = ops::prepare_einsum(s, "ij,jk->ik", a.view(), b.view());
+    auto replay = p.run(s, a.view(), b.view());
+    CHECK(error_vs_naive<double>("ij,jk->ik", {&a, &b}, replay) < 1e-12);
+    const auto prepared = ops::contraction_stats();
+    auto name = [](const ops::ContractionStats& st) {
+      return st.direct == 1 && st.gemm == 0 ? "direct" : st.gemm == 1 && st.direct == 0 ? "gemm" : "other";
+    };
+    return std::string(name(eager)) + "/" + name(prepared);
+  };
+  in_session(backend, [&](Session& s) {
+    CHECK(routes(s) == "direct/direct");
+    BatchPolicy below = s.backend_batch_policy();
+    below.thresholds.direct_contraction_muladds = 100;
+    with_batch_policy(s, below, [&](Session& in) { CHECK(routes(in) == "gemm/gemm"); });
+    auto tuning = std::make_shared<ops::AutoTuning>("crossover test", ops::CacheSizes{});
+    tuning->set_direct_contraction(1, 100);
+    BatchPolicy tuned = s.backend_batch_policy();
+    tuned.tuning = tuning;
+    with_batch_policy(s, tuned, [&](Session& in) { CHECK(routes(in) == "gemm/gemm"); });
+    tuned.thresholds.direct_contraction_muladds = 4096;  // an explicit threshold overrides the tuning
+    with_batch_policy(s, tuned, [&](Session& in) { CHECK(routes(in) == "direct/direct"); });
+  });
+}
+
+TEST_CASE("AutoTuning's crossover: the largest measured thread count not above the session's",
+          "[ops][einsum]") {
+  ops::AutoTuning t("crossover", ops::CacheSizes{});
+  CHECK_FALSE(t.direct_contraction_muladds(1).has_value());
+  t.set_direct_contraction(2, 500);
+  t.set_direct_contraction(1, 300);
+  CHECK(*t.direct_contraction_muladds(1) == 300);
+  CHECK(*t.direct_contraction_muladds(8) == 500);
+  t.set_direct_contraction(2, 700);  // replaces
+  CHECK(*t.direct_contraction_muladds(2) == 700);
+  ops::AutoTuning only_two("two", ops::CacheSizes{});
+  only_two.set_direct_contraction(2, 400);
+  CHECK(*only_two.direct_contraction_muladds(1) == 400);  // none at or below: the smallest measured
 }

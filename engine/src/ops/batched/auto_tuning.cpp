@@ -203,4 +203,22 @@ std::optional<TuningChoice> AutoTuning::search(BatchedFamily family, DType dtype
   return chosen->choice;
 }
 
+void AutoTuning::set_direct_contraction(int threads, double muladds) {
+  auto at = direct_contraction_.begin();
+  while (at != direct_contraction_.end() && at->first < threads) ++at;
+  if (at != direct_contraction_.end() && at->first == threads)
+    at->second = muladds;
+  else
+    direct_contraction_.insert(at, {threads, muladds});
+}
+
+std::optional<double> AutoTuning::direct_contraction_muladds(int threads) const {
+  if (direct_contraction_.empty()) return std::nullopt;
+  double found =
+      direct_contraction_.front().second;  // the smallest thread count, else the largest <= threads
+  for (const auto& [t, muladds] : direct_contraction_)
+    if (t <= threads) found = muladds;
+  return found;
+}
+
 }  // namespace tfbench::ops

@@ -43,6 +43,10 @@ struct BatchThresholds {
   std::optional<double> lane_item_overhead_ns;
   double lane_muladds_per_ns = 16;  // cost model: multiply-adds per ns of one lane
   double lane_min_work_ns = 8000;   // ... and each lane needs at least this much estimated work
+  /// Contractions: multiply-adds per batch item up to which a step runs the direct strided kernel
+  /// rather than packing its operands for a GEMM. Unset: the crossover the policy's tuning measured
+  /// on this machine (`tfbench tune`), else the built-in impl::kDirectItemWork. Set: used as given.
+  std::optional<double> direct_contraction_muladds;
 
   bool operator==(const BatchThresholds& o) const;
   bool operator!=(const BatchThresholds& o) const { return !(*this == o); }

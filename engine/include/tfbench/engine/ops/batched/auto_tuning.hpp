@@ -9,6 +9,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 #include "tfbench/engine/core/dtype.hpp"
@@ -96,6 +97,14 @@ class AutoTuning {
   std::optional<TuningChoice> lookup(BatchedFamily family, DType dtype, int item_dim,
                                      double working_set_bytes, int threads) const;
 
+  /// Contractions: the multiply-adds per item up to which the direct kernel was measured faster than
+  /// pack + GEMM at `threads` threads (the crossover `tune` measures; BatchThresholds::
+  /// direct_contraction_muladds). Replaces an earlier value for the same thread count.
+  void set_direct_contraction(int threads, double muladds);
+  /// The crossover measured at the largest thread count not above `threads` (else the smallest);
+  /// empty when none was measured.
+  std::optional<double> direct_contraction_muladds(int threads) const;
+
   const std::string& id() const { return id_; }
   const CacheSizes& caches() const { return caches_; }
   std::size_t size() const;
@@ -128,6 +137,7 @@ class AutoTuning {
   CacheSizes caches_;
   std::uint64_t serial_;
   std::array<std::vector<Entry>, 2 * kLevels> buckets_;
+  std::vector<std::pair<int, double>> direct_contraction_;  // (threads, muladds), ascending threads
 };
 
 }  // namespace tfbench::ops

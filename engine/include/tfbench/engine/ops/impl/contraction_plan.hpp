@@ -106,14 +106,18 @@ struct ContractionProgram {
   int packed_operands = 0;
 };
 
-/// Work per batch item (multiply-adds) up to which the direct kernel beats packing + GEMM.
+/// Work per batch item (multiply-adds) up to which a step runs the direct kernel rather than pack +
+/// GEMM, where nothing measured on the machine says otherwise (BatchThresholds::
+/// direct_contraction_muladds, a tuning's crossover: direct_contraction_muladds(session)).
 inline constexpr index_t kDirectItemWork = 2048;
 
-/// What the session's provider selection allows a plan to use.
+/// What the session's provider selection and batch policy allow a plan to use.
 struct PlanOptions {
   /// GEMM steps may call the BLAS provider (an independent runtime: not inside outer fan-out).
   /// Without it every contracted step runs the direct kernel on the session's own space.
   bool blas = true;
+  /// Multiply-adds per item up to which a step runs the direct kernel even where BLAS may run.
+  double direct_item_muladds = static_cast<double>(kDirectItemWork);
 };
 
 /// Plans `out = contract(a, b)`. `out_labels` are the destination's labels; `dest_strides` its

@@ -89,6 +89,10 @@ inline ExecTarget exec_target(const Session& s) {
 /// outer fan-out; the Kokkos same-pool/sequential candidates run GEMM-sized steps as Kokkos kernels on
 /// the session's space. No admissible candidate: OpError(Unsupported) before anything runs.
 bool contraction_uses_blas(const Session& s, const char* where);
+/// Multiply-adds per item up to which the session's contractions run the direct kernel: its
+/// effective batch policy's direct_contraction_muladds, else the crossover its tuning measured for
+/// the session's threads, else the built-in kDirectItemWork (impl/contraction_plan.hpp).
+double direct_contraction_muladds(const Session& s);
 
 inline MemorySpaceKind memory_space_of(MemoryKind m) {
   return m == MemoryKind::Host ? MemorySpaceKind::Host : MemorySpaceKind::Device;
