@@ -839,7 +839,8 @@ def test_tuning():
             "--min-time", "0.0005", "--dtypes", "f64", "-o", tuning, expect=0)
     with open(tuning) as f:
         data = json.load(f)
-    check(data["format"] == "tfbench-tuning" and data["version"] == 3, "format and version")
+    check(data["format"] == "tfbench-tuning" and data["version"] == 4, "format and version")
+    check(data["contraction"] == [], "--families gemm measures no contraction crossover")
     # The L2 spans a factor of 16-64 on current CPUs: measured at one size per factor of 8 (at most 3),
     # and in its top octave, where the operands begin to spill (unless the ladder is already there).
     classes = data["classes"]
@@ -922,6 +923,37 @@ def test_tuning():
     check(attrs["tuning_file"] == "" and attrs["tuning_sha256"] == "", "no tuning recorded for a refused file")
     _, shown, _ = tfbench("tune", "--show", "-o", foreign, expect=0)
     check("does NOT apply here: cpu_model" in shown, "tune --show on a foreign file:\n" + shown)
+
+    # The contraction crossover: both routes checked and timed per size, and a run follows the file's
+    # threshold (here edited to each extreme) in the route its steps take.
+    crossing = fresh("tuning-contraction.json")
+    tfbench("tune", "--threads", "1", "--families", "contraction", "--rounds", "1", "--min-time", "0.0005",
+            "-o", crossing, expect=0)
+    with open(crossing) as f:
+        cdata = json.load(f)
+    check(cdata["classes"] == [] and len(cdata["contraction"]) == 1, "only the crossover: %s" % cdata["contraction"])
+    cross = cdata["contraction"][0]
+    check(cross["threads"] == 1 and len(cross["points"]) >= 5, "a ladder of sizes: %s" % cross)
+    check(all(p["max_rel_error"] <= 1e-12 and p["direct_s"] > 0 and p["gemm_s"] > 0 for p in cross["points"]),
+          "both routes checked and timed: %s" % cross["points"])
+    check(cross["direct_max_muladds"] in [0] + [p["muladds"] for p in cross["points"]], "a measured threshold: %s" % cross)
+
+    def replay_routes(path):
+        _, _, rows = rows_of(path)
+        check(len(rows) == 1 and rows[0]["status"] == "ok", "one ok row: %s" % [(r["case_id"], r["status"]) for r in rows])
+        m = json.loads(rows[0]["metrics"])
+        return m.get("route.direct_per_call"), m.get("route.gemm_per_call")
+
+    out = fresh("contraction-builtin.h5")
+    tfbench("run", config("tuned_contraction.yaml"), "--no-ceilings", "--tuning", "off", "--out", out, expect=0)
+    check(replay_routes(out) == (2, 0), "built in: both steps direct (<= 1331 multiply-adds, under 2048): %s" % (replay_routes(out),))
+    for threshold, want in ((0, (0, 2)), (1e6, (2, 0))):
+        cross["direct_max_muladds"] = threshold
+        with open(crossing, "w") as f:
+            json.dump(cdata, f)
+        out = fresh("contraction-tuned.h5")
+        tfbench("run", config("tuned_contraction.yaml"), "--no-ceilings", "--tuning", crossing, "--out", out, expect=0)
+        check(replay_routes(out) == want, "threshold %g: direct, gemm per call %s" % (threshold, replay_routes(out)))
 
     cache = work("tuning-cache")
     shutil.rmtree(cache, ignore_errors=True)

@@ -50,6 +50,16 @@ TuningFile sample_file() {
   single.operand_bytes = single.cls.working_set_bytes = 160512;
   single.choice = ops::TuningChoice{ops::ItemProvider::Specialized, BatchStrategy::Sequential};
   file.classes = {measured, none, single};
+  // The contraction crossover at one and two threads; the second measured on a busy host.
+  workloads::ContractionCrossover one;
+  one.threads = 1;
+  one.direct_max_muladds = 216;
+  one.points = {{6, 216, 1.6e-6, 1.7e-6, 1e-16}, {8, 512, 2.5e-6, 1.7e-6, 2e-16}};
+  workloads::ContractionCrossover two = one;
+  two.threads = 2;
+  two.direct_max_muladds = 4096;
+  two.busy_host = true;
+  file.contraction = {one, two};
   return file;
 }
 
@@ -87,6 +97,13 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   CHECK(std::isnan(c.candidates[3].median_s));    // null in the file, NaN again
   CHECK(c.candidates[3].skipped == "over 3x the fastest in the first round");
   CHECK_FALSE(back.classes[1].choice.has_value());
+  REQUIRE(back.contraction.size() == 2);
+  CHECK(back.contraction[0].threads == 1);
+  CHECK(back.contraction[0].direct_max_muladds == 216);
+  REQUIRE(back.contraction[0].points.size() == 2);
+  CHECK(back.contraction[0].points[1].n == 8);
+  CHECK(back.contraction[0].points[1].gemm_s == 1.7e-6);
+  CHECK(back.contraction[1].busy_host);
 
   const LoadedTuning loaded = load_tuning(path);
   REQUIRE(loaded.tuning);
@@ -106,6 +123,12 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
     CHECK(f32->provider == ops::ItemProvider::Specialized);
     CHECK_FALSE(loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::C128, 8, l2_bytes, 1).has_value());
   }
+  // The crossover reaches the engine; the one measured on a busy host does not (two threads fall back
+  // to the one-thread measurement).
+  CHECK(loaded.tuning->direct_contraction_muladds(1) == std::optional<double>(216));
+  CHECK(loaded.tuning->direct_contraction_muladds(2) == std::optional<double>(216));
+  CHECK(decision_table(back).find("contraction f64  1T  direct up to 216 multiply-adds per item") !=
+        std::string::npos);
   std::remove(path.c_str());
 }
 
@@ -219,9 +242,11 @@ TEST_CASE("tuning file: bad files are named with the path and the field", "[tuni
         path + ": classes[0]: streaming_stores must be true, false or null");
   CHECK(error_with("\"attempts\": 1", "\"attempts\": 0") ==
         path + ": classes[0]: host.attempts must be >= 1");
-  // A version 2 file (before streaming stores were measured) is refused with both versions.
-  const std::string v2 = error_with("\"version\": 3", "\"version\": 2");
-  CHECK(v2 == path + ": version 2 (this tfbench reads version 3)");
+  CHECK(error_with("\"direct_max_muladds\": 216", "\"direct_max_muladds\": -1") ==
+        path + ": contraction[0]: direct_max_muladds: expected a finite number >= 0");
+  // A version 3 file (before the contraction crossover was measured) is refused with both versions.
+  const std::string v3 = error_with("\"version\": 4", "\"version\": 3");
+  CHECK(v3 == path + ": version 3 (this tfbench reads version 4)");
   CHECK(load_tuning(temp_path("missing.json")).refusal.find("no tuning file") != std::string::npos);
   std::remove(path.c_str());
 }

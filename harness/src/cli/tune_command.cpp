@@ -34,8 +34,10 @@ class TuneCommand final : public Command {
                     "else $XDG_CACHE_HOME/tfbench/tuning, else ~/.cache/tfbench/tuning)");
     sub->add_option("--sizes", sizes_, "item sizes n (n x n items), comma separated")
         ->default_val("2,4,8,16,32");
-    sub->add_option("--families", families_, "gemm, solve or both, comma separated")
-        ->default_val("gemm,solve");
+    sub->add_option("--families", families_,
+                    "what to calibrate, comma separated: gemm and solve (batched Auto), contraction (the "
+                    "direct kernel's crossover)")
+        ->default_val("gemm,solve,contraction");
     sub->add_option("--levels", levels_, "memory levels of the operands (l1, l2, llc, dram), comma separated")
         ->default_val("l1,l2,llc,dram");
     sub->add_option("--dtypes", dtypes_, "element types (f64, f32), comma separated")->default_val("f64,f32");

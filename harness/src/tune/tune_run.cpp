@@ -63,6 +63,15 @@ std::string join_levels(const std::vector<ops::MemoryLevel>& v) {
   return out;
 }
 
+std::string join_families(const TuneRequest& r) {
+  std::string out;
+  for (const auto& [on, name] :
+       {std::pair<bool, const char*>{r.gemm, "gemm"}, {r.solve, "solve"}, {r.contraction, "contraction"}}) {
+    if (on) out += (out.empty() ? "" : ",") + std::string(name);
+  }
+  return out;
+}
+
 /// Runs `exe args...` and waits; its stderr and stdout are ours. Returns its wait status text.
 std::string run_child(const std::string& exe, const std::vector<std::string>& args) {
   std::vector<char*> argv;
@@ -131,14 +140,16 @@ bool parse_request(const std::string& threads, const std::string& sizes, const s
     }
     request.item_dims.push_back(v);
   }
-  request.gemm = request.solve = false;
+  request.gemm = request.solve = request.contraction = false;
   for (const std::string& f : split_list(families)) {
     if (f == "gemm") {
       request.gemm = true;
     } else if (f == "solve") {
       request.solve = true;
+    } else if (f == "contraction") {
+      request.contraction = true;
     } else {
-      err << "tfbench tune: --families: '" << f << "' (expected gemm or solve)\n";
+      err << "tfbench tune: --families: '" << f << "' (expected gemm, solve or contraction)\n";
       return false;
     }
   }
@@ -162,7 +173,7 @@ bool parse_request(const std::string& threads, const std::string& sizes, const s
       request.dtypes.push_back(*dtype);
   }
   if (request.threads.empty() || request.item_dims.empty() || request.levels.empty() ||
-      request.dtypes.empty() || !(request.gemm || request.solve)) {
+      request.dtypes.empty() || !(request.gemm || request.solve || request.contraction)) {
     err << "tfbench tune: --threads, --sizes, --levels, --dtypes and --families must each name at least one "
            "value\n";
     return false;
@@ -179,7 +190,9 @@ int run_tuning_child(const TuneRequest& request, int threads, const std::string&
   file.created_utc = utc_now_iso();
   file.command_line = request.command_line;
   const auto progress = [&](const std::string& line) { log << "tune: " << line << std::endl; };
-  file.classes = workloads::tune_batched(options_for(request, threads, file.key.caches), progress);
+  workloads::TuneOptions options = options_for(request, threads, file.key.caches);
+  if (request.gemm || request.solve) file.classes = workloads::tune_batched(options, progress);
+  if (request.contraction) file.contraction.push_back(workloads::tune_direct_contraction(options, progress));
   write_tuning_file(path, file);
   return 0;
 }
@@ -206,9 +219,7 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                      "--dtypes",
                                      join_dtypes(request.dtypes),
                                      "--families",
-                                     std::string(request.gemm ? "gemm" : "") +
-                                         (request.gemm && request.solve ? "," : "") +
-                                         (request.solve ? "solve" : ""),
+                                     join_families(request),
                                      "--rounds",
                                      std::to_string(request.rounds),
                                      "--sizes-per-level",
@@ -226,8 +237,10 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
     TuningFile one = read_tuning_file(part);
     std::remove(part.c_str());
     for (auto& c : one.classes) merged.classes.push_back(std::move(c));
+    for (auto& c : one.contraction) merged.contraction.push_back(std::move(c));
   }
-  const bool any = std::any_of(merged.classes.begin(), merged.classes.end(),
+  const bool any = !merged.contraction.empty() ||
+                   std::any_of(merged.classes.begin(), merged.classes.end(),
                                [](const workloads::TuneClassResult& c) { return c.choice.has_value(); });
   if (!any) {
     log << "tfbench tune: no class could be measured; nothing written\n";
@@ -235,8 +248,8 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
   }
   write_tuning_file(path, merged);
   const double seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
-  log << "tune: wrote " << path << " (" << merged.classes.size() << " classes, " << std::fixed
-      << std::setprecision(1) << seconds << " s)" << std::endl;
+  log << "tune: wrote " << path << " (" << merged.classes.size() << " classes, " << merged.contraction.size()
+      << " contraction crossover(s), " << std::fixed << std::setprecision(1) << seconds << " s)" << std::endl;
   const auto again = std::count_if(merged.classes.begin(), merged.classes.end(),
                                    [](const workloads::TuneClassResult& c) { return c.attempts > 1; });
   const auto busy = std::count_if(merged.classes.begin(), merged.classes.end(),
@@ -286,6 +299,14 @@ std::string decision_table(const TuningFile& file) {
       out << " " << k.label() << " " << std::fixed << std::setprecision(2)
           << (best > 0 ? k.decisive_s() / best : 0.0) << "x";
     }
+    out << "\n";
+  }
+  for (const auto& c : file.contraction) {
+    out << "contraction f64 " << std::setw(2) << c.threads << "T  direct up to " << std::defaultfloat
+        << std::setprecision(6) << c.direct_max_muladds << " multiply-adds per item"
+        << (c.busy_host ? " (busy host, not used)" : "") << "  direct/gemm:";
+    for (const auto& p : c.points)
+      out << " n=" << p.n << " " << std::fixed << std::setprecision(2) << p.direct_s / p.gemm_s << "x";
     out << "\n";
   }
   return out.str();

@@ -16,6 +16,7 @@ struct TuneRequest {
   std::vector<ops::MemoryLevel> levels;
   std::vector<DType> dtypes;
   bool gemm = true, solve = true;
+  bool contraction = true;  // the contraction direct kernel's crossover (tune_direct_contraction)
   int rounds = 5;
   int sizes_per_level = 3;  // workloads::TuneOptions::max_sizes_per_level
   double min_time_s = 0.005;

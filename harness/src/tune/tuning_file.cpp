@@ -210,12 +210,56 @@ std::string default_tuning_path(const TuningKey& key) {
          sha256_hex(dump_json(key_json(key))).substr(0, 16) + ".json";
 }
 
+Json crossover_json(const workloads::ContractionCrossover& r) {
+  Json points = Json::array();
+  for (const auto& p : r.points) {
+    points.push_back({{"n", p.n},
+                      {"muladds", p.muladds},
+                      {"direct_s", number_or_null(p.direct_s)},
+                      {"gemm_s", number_or_null(p.gemm_s)},
+                      {"max_rel_error", number_or_null(p.max_rel_error)}});
+  }
+  return {
+      {"threads", r.threads},
+      {"direct_max_muladds", r.direct_max_muladds},
+      {"points", points},
+      {"host", {{"other_cpu", number_or_null(r.host_other_cpu)}, {"steal", number_or_null(r.host_steal)}}},
+      {"busy_host", r.busy_host}};
+}
+
+workloads::ContractionCrossover crossover_from(const Json& j) {
+  workloads::ContractionCrossover r;
+  r.threads = j.at("threads").get<int>();
+  if (r.threads < 1) throw std::runtime_error("threads: expected >= 1");
+  r.direct_max_muladds = j.at("direct_max_muladds").get<double>();
+  if (!(r.direct_max_muladds >= 0) || !std::isfinite(r.direct_max_muladds))
+    throw std::runtime_error("direct_max_muladds: expected a finite number >= 0");
+  for (const Json& p : j.at("points")) {
+    workloads::ContractionCrossoverPoint point;
+    point.n = p.at("n").get<int>();
+    point.muladds = p.at("muladds").get<double>();
+    point.direct_s = number_or_nan(p.at("direct_s"));
+    point.gemm_s = number_or_nan(p.at("gemm_s"));
+    point.max_rel_error = number_or_nan(p.at("max_rel_error"));
+    r.points.push_back(point);
+  }
+  if (j.contains("host")) {
+    r.host_other_cpu = number_or_nan(j.at("host").at("other_cpu"));
+    r.host_steal = number_or_nan(j.at("host").at("steal"));
+  }
+  r.busy_host = j.at("busy_host").get<bool>();
+  return r;
+}
+
 void write_tuning_file(const std::string& path, const TuningFile& file) {
   Json classes = Json::array();
   for (const auto& c : file.classes) classes.push_back(class_json(c));
+  Json contraction = Json::array();
+  for (const auto& c : file.contraction) contraction.push_back(crossover_json(c));
   const Json j{{"format", "tfbench-tuning"},        {"version", kTuningFormatVersion},
                {"key", key_json(file.key)},         {"created_utc", file.created_utc},
-               {"command_line", file.command_line}, {"classes", classes}};
+               {"command_line", file.command_line}, {"classes", classes},
+               {"contraction", contraction}};
   impl::write_file_creating_directories(path, j.dump(1) + "\n");  // ResultsWriteError names path
 }
 
@@ -242,6 +286,14 @@ TuningFile read_tuning_file(const std::string& path) {
         throw std::runtime_error("classes[" + std::to_string(i) + "]: " + e.what());
       }
     }
+    const Json& contraction = j.at("contraction");
+    for (std::size_t i = 0; i < contraction.size(); ++i) {
+      try {
+        file.contraction.push_back(crossover_from(contraction.at(i)));
+      } catch (const std::exception& e) {
+        throw std::runtime_error("contraction[" + std::to_string(i) + "]: " + e.what());
+      }
+    }
     return file;
   } catch (const Json::exception& e) {
     throw std::runtime_error(path + ": not a tuning file: " + e.what());
@@ -260,6 +312,9 @@ std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, st
       if (k.skipped.empty()) times.push_back({k.choice(), k.decisive_s()});
     }
     tuning->add(c.cls, *c.choice, std::move(times));
+  }
+  for (const auto& c : file.contraction) {
+    if (!c.busy_host) tuning->set_direct_contraction(c.threads, c.direct_max_muladds);
   }
   return tuning;
 }

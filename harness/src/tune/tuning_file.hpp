@@ -16,7 +16,8 @@ namespace tfbench::harness::tune {
 
 // 2: libxsmm candidates and choices carry "prefetch".
 // 3: GEMM candidates and choices of the specialized kernel and libxsmm carry "streaming_stores".
-inline constexpr int kTuningFormatVersion = 3;
+// 4: "contraction": the direct kernel's crossover per thread count.
+inline constexpr int kTuningFormatVersion = 4;
 
 /// The element types `tune` measures, by name ("f64", "f32"); empty for any other name.
 std::optional<DType> parse_tuned_dtype(const std::string& text);
@@ -38,6 +39,7 @@ struct TuningFile {
   TuningKey key;
   std::string created_utc, command_line;
   std::vector<workloads::TuneClassResult> classes;
+  std::vector<workloads::ContractionCrossover> contraction;  // one per thread count measured
 };
 
 /// Where this machine's and build's tuning lives by default: $TFBENCH_TUNING_DIR, else

@@ -85,7 +85,10 @@ struct TuneOptions {
                                             // the LLC's bottom octave unless 1
   std::vector<DType> dtypes{DType::F64, DType::F32};  // element types (f64 and f32 are tuned)
   bool gemm = true, solve = true;                     // which families
-  int rounds = 5;                                     // interleaved rounds; each candidate's median decides
+  // Contractions' direct-kernel crossover (tune_direct_contraction): item sizes n of the ladder
+  // (about n^3 multiply-adds each).
+  std::vector<int> contraction_sizes{2, 3, 4, 5, 6, 8, 10, 12, 16, 20};
+  int rounds = 5;             // interleaved rounds; each candidate's median decides
   double min_time_s = 0.005;  // per sample: iterations repeat until this much time passed
   std::uint64_t seed = 1;
   // A class whose rounds ran while other work or the hypervisor took more of the CPUs than busy_share
@@ -167,6 +170,35 @@ struct TuneClassResult {
 /// called with one line per class. Needs Kokkos initialized with at least `threads` host threads.
 std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
                                           const std::function<void(const std::string&)>& progress);
+
+/// One size of the contraction ladder: both routes' best round (seconds per replay of its two
+/// contractions) and the larger of their errors against the host loop.
+struct ContractionCrossoverPoint {
+  int n = 0;
+  double muladds = 0;  // per item, of each contraction
+  double direct_s = std::numeric_limits<double>::quiet_NaN();
+  double gemm_s = std::numeric_limits<double>::quiet_NaN();
+  double max_rel_error = 0;
+};
+
+/// Where a contraction step's direct strided kernel stops beating pack + GEMM at one thread count:
+/// direct_max_muladds is the threshold (multiply-adds per item, 0: never direct) that costs the
+/// measured ladder least, each size counted by its chosen route's time over the faster one's.
+struct ContractionCrossover {
+  int threads = 1;
+  std::vector<ContractionCrossoverPoint> points;
+  double direct_max_muladds = 0;
+  double host_other_cpu = std::numeric_limits<double>::quiet_NaN();
+  double host_steal = std::numeric_limits<double>::quiet_NaN();
+  bool busy_host = false;
+};
+
+/// Measures the crossover for `options.threads` over options.contraction_sizes (f64; both routes
+/// forced by BatchThresholds::direct_contraction_muladds, checked against a host loop, then prepared
+/// replays timed in options.rounds interleaved rounds, the best round deciding; a busy host measured
+/// again as the classes are). Throws WorkloadError when a route fails its check.
+ContractionCrossover tune_direct_contraction(const TuneOptions& options,
+                                             const std::function<void(const std::string&)>& progress);
 
 /// The tuning the engine variants of this process use: make_backend puts it in every backend's
 /// default batch policy. Null (the default): Auto's built-in preference.
