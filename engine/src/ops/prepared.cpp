@@ -4,6 +4,8 @@
 
 #include <string>
 
+#include "../exec/effective_policy.hpp"
+
 namespace tfbench::ops {
 namespace {
 
@@ -85,9 +87,12 @@ void PreparedEinsum::ensure(Session& s, Span<const TensorRead* const> ops, const
   for (std::size_t i = 0; valid && i < ops.size(); ++i) valid = same_layout(*ops[i], operands_[i]);
   if (valid) valid = same_dest(dest, dest_strides_, plan_->program.out_shape);
   if (valid) {
-    const PlanKey now = make_plan_key(s, std::string(), std::string());
-    valid = now.provider_generation == session_key_.provider_generation &&
-            now.device == session_key_.device && now.batch_policy == session_key_.batch_policy;
+    // The session's parts of the key, compared in place: building a PlanKey per replay (two strings,
+    // a copy of the policy and its tuning's shared_ptr) was a few percent of a small replay.
+    const ExecutionContext& c = s.context();
+    valid = s.providers().generation() == session_key_.provider_generation &&
+            PlanDeviceKey{c.space, c.memory, c.device, c.threads, c.outer_active} == session_key_.device &&
+            impl::effective_policy_ref(s, std::nullopt) == session_key_.batch_policy;
   }
   if (valid) return;
   operands_.clear();

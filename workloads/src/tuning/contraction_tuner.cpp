@@ -46,8 +46,11 @@ struct PointCase {
 std::vector<PointCase> point_cases(int n, std::uint64_t seed) {
   std::vector<PointCase> cases;
   {
-    PointCase c{"ij,jk->ik", random_host({n, n}, derive_seed(seed, 1)), random_host({n, n}, derive_seed(seed, 2)),
-                HostTensor::zeros(Extents<DynRank>({n, n})), {}};
+    PointCase c{"ij,jk->ik",
+                random_host({n, n}, derive_seed(seed, 1)),
+                random_host({n, n}, derive_seed(seed, 2)),
+                HostTensor::zeros(Extents<DynRank>({n, n})),
+                {}};
     c.reference.assign(static_cast<std::size_t>(n) * n, 0.0);
     for (Index k = 0; k < n; ++k)
       for (Index j = 0; j < n; ++j)
@@ -57,14 +60,18 @@ std::vector<PointCase> point_cases(int n, std::uint64_t seed) {
   {
     const Index j = std::max<Index>(1, static_cast<Index>(std::lround(std::sqrt(double(n))))),
                 k = std::max<Index>(1, (n + j - 1) / j);
-    PointCase c{"ijk,kjl->il", random_host({n, j, k}, derive_seed(seed, 3)),
-                random_host({k, j, n}, derive_seed(seed, 4)), HostTensor::zeros(Extents<DynRank>({n, n})), {}};
+    PointCase c{"ijk,kjl->il",
+                random_host({n, j, k}, derive_seed(seed, 3)),
+                random_host({k, j, n}, derive_seed(seed, 4)),
+                HostTensor::zeros(Extents<DynRank>({n, n})),
+                {}};
     c.reference.assign(static_cast<std::size_t>(n) * n, 0.0);
     for (Index l = 0; l < n; ++l)
       for (Index kk = 0; kk < k; ++kk)
         for (Index jj = 0; jj < j; ++jj)
           for (Index i = 0; i < n; ++i)
-            c.reference[i + l * n] += c.a.data()[i + jj * n + kk * n * j] * c.b.data()[kk + jj * k + l * k * j];
+            c.reference[i + l * n] +=
+                c.a.data()[i + jj * n + kk * n * j] * c.b.data()[kk + jj * k + l * k * j];
     cases.push_back(std::move(c));
   }
   return cases;
@@ -152,8 +159,8 @@ ContractionCrossover tune_direct_contraction(const TuneOptions& options,
       }
       if (!(result.points[i].max_rel_error <= tolerance))
         throw WorkloadError("tune: contraction n = " + std::to_string(result.points[i].n) +
-                            " failed its check (relative error " + std::to_string(result.points[i].max_rel_error) +
-                            ")");
+                            " failed its check (relative error " +
+                            std::to_string(result.points[i].max_rel_error) + ")");
     }
     // Prepared replays per route, timed in interleaved rounds; the best round decides (choose_fastest).
     for (int attempt = 1;; ++attempt) {
@@ -166,7 +173,8 @@ ContractionCrossover tune_direct_contraction(const TuneOptions& options,
             const BatchPolicy& policy = route == 0 ? direct : gemm;
             const double t = with_batch_policy(session, policy, [&](Session& s) {
               std::vector<ops::PreparedEinsum> prepared;
-              for (PointCase& c : cases[i]) prepared.push_back(ops::prepare_einsum(s, c.spec, c.a.view(), c.b.view()));
+              for (PointCase& c : cases[i])
+                prepared.push_back(ops::prepare_einsum(s, c.spec, c.a.view(), c.b.view()));
               return steady_seconds_per_call(
                   [&] {
                     for (std::size_t c = 0; c < cases[i].size(); ++c) {
