@@ -41,13 +41,9 @@ struct DirectContract {
   }
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
-    const index_t first = w * chunk;
-    const index_t last = first + chunk < outer_total ? first + chunk : outer_total;
-    NestCursor<3> at;
-    at.seek(outer, first);
-    for (index_t i = first; i < last; ++i) {
-      const T* pa = a + at.off[1];
-      const T* pb = b + at.off[2];
+    walk_run(outer, outer_total, chunk, w, [&](const index_t(&off)[3]) {
+      const T* pa = a + off[1];
+      const T* pb = b + off[2];
       Acc s = Acc(0);
       if (inner.rank == 1) {
         s = dot(pa, inner.stride[0][0], pb, inner.stride[1][0]);
@@ -59,11 +55,10 @@ struct DirectContract {
         }
       }
       if (accumulate)
-        out[at.off[0]] += static_cast<T>(s);
+        out[off[0]] += static_cast<T>(s);
       else
-        out[at.off[0]] = static_cast<T>(s);
-      at.step(outer);
-    }
+        out[off[0]] = static_cast<T>(s);
+    });
   }
 };
 

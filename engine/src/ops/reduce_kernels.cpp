@@ -24,12 +24,8 @@ struct SumPerOutput {
   bool accumulate;
 
   KOKKOS_INLINE_FUNCTION void operator()(index_t w) const {
-    const index_t first = w * chunk;
-    const index_t last = first + chunk < out_total ? first + chunk : out_total;
-    NestCursor<2> at;
-    at.seek(out_nest, first);
-    for (index_t i = first; i < last; ++i) {
-      const T* base = a + at.off[1];
+    walk_run(out_nest, out_total, chunk, w, [&](const index_t(&off)[2]) {
+      const T* base = a + off[1];
       accumulator_t<T> s = accumulator_t<T>(0);
       if (red_nest.rank == 1) {
         const index_t step = red_nest.stride[0][0];
@@ -43,11 +39,10 @@ struct SumPerOutput {
       }
       const T v = alpha * static_cast<T>(s);
       if (accumulate)
-        out[at.off[0]] += v;
+        out[off[0]] += v;
       else
-        out[at.off[0]] = v;
-      at.step(out_nest);
-    }
+        out[off[0]] = v;
+    });
   }
 };
 
@@ -58,14 +53,7 @@ struct SumAll {
   index_t chunk;  // elements per work item (walk_chunk)
   const T* a;
   KOKKOS_INLINE_FUNCTION void operator()(index_t w, accumulator_t<T>& acc) const {
-    const index_t first = w * chunk;
-    const index_t last = first + chunk < total ? first + chunk : total;
-    NestCursor<1> at;
-    at.seek(nest, first);
-    for (index_t j = first; j < last; ++j) {
-      acc += a[at.off[0]];
-      at.step(nest);
-    }
+    walk_run(nest, total, chunk, w, [&](const index_t(&off)[1]) { acc += a[off[0]]; });
   }
 };
 

@@ -67,6 +67,21 @@ struct NestCursor {
   }
 };
 
+/// Calls visit(offsets) for each flat index of work item w's run: `chunk` consecutive indices of the
+/// nest's `total`, the first found by division, the rest by a NestCursor's steps.
+template <int NOps, class Visit>
+KOKKOS_INLINE_FUNCTION void walk_run(const KernelNest<NOps>& nest, index_t total, index_t chunk, index_t w,
+                                     Visit&& visit) {
+  const index_t first = w * chunk;
+  const index_t last = first + chunk < total ? first + chunk : total;
+  NestCursor<NOps> at;
+  at.seek(nest, first);
+  for (index_t i = first; i < last; ++i) {
+    visit(at.off);
+    at.step(nest);
+  }
+}
+
 /// Work items per thread when a kernel walks consecutive indices per work item: enough for the
 /// host schedule to even out uneven threads, few enough that the one seek per item is noise.
 inline constexpr index_t kWalkItemsPerThread = 4;

@@ -140,14 +140,7 @@ struct RowNest {
       row(off, begin, begin + block < e0 ? begin + block : e0);
       return;
     }
-    const index_t first = w * rows_per_item;
-    const index_t last = first + rows_per_item < rows ? first + rows_per_item : rows;
-    NestCursor<NOps> at;
-    at.seek(rest, first);
-    for (index_t r = first; r < last; ++r) {
-      row(at.off, index_t(0), e0);
-      at.step(rest);
-    }
+    walk_run(rest, rows, rows_per_item, w, [&](const index_t(&off)[NOps]) { row(off, index_t(0), e0); });
   }
 };
 
