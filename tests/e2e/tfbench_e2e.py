@@ -961,6 +961,10 @@ def test_tuning():
     _, _, first = tfbench("run", config("tuned.yaml"), "--no-ceilings", "--out", fresh("auto1.h5"), env=env, expect=0)
     check("calibrating Auto first" in first and "tune: wrote " + cache in first, "first use calibrates:\n" + first)
     check(len(os.listdir(cache)) == 1, "one tuning file in %s: %s" % (cache, os.listdir(cache)))
+    with open(os.path.join(cache, os.listdir(cache)[0])) as f:
+        calibrated = json.load(f)
+    check(len(calibrated["contraction"]) >= 1 and calibrated["classes"],
+          "the first-use calibration measures the contraction crossover too: %s" % calibrated["contraction"])
     _, _, second = tfbench("run", config("tuned.yaml"), "--no-ceilings", "--out", fresh("auto2.h5"), env=env,
                            expect=0)
     check("calibrating" not in second, "the second run reuses the file:\n" + second)

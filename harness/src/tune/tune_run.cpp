@@ -329,7 +329,7 @@ RunTuning resolve_run_tuning(const std::string& mode, std::ostream& log) {
       << "); calibrating Auto first (bounded, `tfbench tune --quick`; `--tuning off` skips it)" << std::endl;
   TuneRequest request;
   std::ostringstream ignored;
-  parse_request("1,max", "2,4,8,16,32", "gemm,solve", "l1,l2,llc", "f64,f32", request, ignored);
+  parse_request("1,max", "2,4,8,16,32", "gemm,solve,contraction", "l1,l2,llc", "f64,f32", request, ignored);
   make_quick(request);
   request.command_line = "tfbench run (calibration on first use)";
   if (run_tuning(request, path, log) != 0) return {};
