@@ -251,6 +251,21 @@ workloads::ContractionCrossover crossover_from(const Json& j) {
   return r;
 }
 
+/// The entries of array `name` of `j`, each read by `from`; an error names the entry ("classes[2]: ...").
+template <class From>
+auto entries_of(const Json& j, const char* name, From from) {
+  std::vector<decltype(from(j))> out;
+  const Json& entries = j.at(name);
+  for (std::size_t i = 0; i < entries.size(); ++i) {
+    try {
+      out.push_back(from(entries.at(i)));
+    } catch (const std::exception& e) {
+      throw std::runtime_error(std::string(name) + "[" + std::to_string(i) + "]: " + e.what());
+    }
+  }
+  return out;
+}
+
 void write_tuning_file(const std::string& path, const TuningFile& file) {
   Json classes = Json::array();
   for (const auto& c : file.classes) classes.push_back(class_json(c));
@@ -278,22 +293,8 @@ TuningFile read_tuning_file(const std::string& path) {
     file.key = key_from(j.at("key"));
     file.created_utc = j.at("created_utc").get<std::string>();
     file.command_line = j.at("command_line").get<std::string>();
-    const Json& classes = j.at("classes");
-    for (std::size_t i = 0; i < classes.size(); ++i) {
-      try {
-        file.classes.push_back(class_from(classes.at(i)));
-      } catch (const std::exception& e) {
-        throw std::runtime_error("classes[" + std::to_string(i) + "]: " + e.what());
-      }
-    }
-    const Json& contraction = j.at("contraction");
-    for (std::size_t i = 0; i < contraction.size(); ++i) {
-      try {
-        file.contraction.push_back(crossover_from(contraction.at(i)));
-      } catch (const std::exception& e) {
-        throw std::runtime_error("contraction[" + std::to_string(i) + "]: " + e.what());
-      }
-    }
+    file.classes = entries_of(j, "classes", class_from);
+    file.contraction = entries_of(j, "contraction", crossover_from);
     return file;
   } catch (const Json::exception& e) {
     throw std::runtime_error(path + ": not a tuning file: " + e.what());

@@ -22,6 +22,7 @@
 #include "tfbench/workloads/blas_threads.hpp"
 #include "tfbench/workloads/host_load.hpp"
 #include "tfbench/workloads/tuning.hpp"
+#include "tuning/quiet_host.hpp"
 
 namespace tfbench::workloads {
 namespace {
@@ -348,10 +349,9 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
   // first-use calibration on the Xeon VM had the 2-thread fan-outs 2x slower than one thread).
   const std::vector<TuneCandidate> checked = result.candidates;
   const std::size_t count = checked.size();
-  for (int attempt = 1;; ++attempt) {
+  const QuietMeasurement q = measure_quietly(o, [&] {
     result.candidates = checked;
     std::vector<std::vector<double>> samples(count);
-    const auto before = read_cpu_ticks(CpuSet::allowed(), {});
     for (int round = 0; round < o.rounds; ++round) {
       for (std::size_t k = 0; k < count; ++k) {
         const std::size_t i = (k + static_cast<std::size_t>(round)) % count;
@@ -360,16 +360,13 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
       }
       if (round == 1) drop_slow_candidates(result.candidates, samples);
     }
-    HostLoad load;
-    load.add(before, read_cpu_ticks(CpuSet::allowed(), {}));
     result.choice = choose_fastest(result.candidates, samples);
-    result.attempts = attempt;
-    result.host_other_cpu = load.other();
-    result.host_steal = load.steal();
-    const bool busy = o.busy_share < 0 || load.busy(o.busy_share);
-    result.busy_host = busy && attempt > o.busy_retries;
-    if (!busy || result.busy_host) return result;
-  }
+  });
+  result.attempts = q.attempts;
+  result.host_other_cpu = q.host_other_cpu;
+  result.host_steal = q.host_steal;
+  result.busy_host = q.busy_host;
+  return result;
 }
 
 }  // namespace

@@ -19,6 +19,7 @@
 #include "tfbench/workloads/blas_threads.hpp"
 #include "tfbench/workloads/host_load.hpp"
 #include "tfbench/workloads/tuning.hpp"
+#include "tuning/quiet_host.hpp"
 
 namespace tfbench::workloads {
 namespace {
@@ -163,8 +164,7 @@ ContractionCrossover tune_direct_contraction(const TuneOptions& options,
                             std::to_string(result.points[i].max_rel_error) + ")");
     }
     // Prepared replays per route, timed in interleaved rounds; the best round decides (choose_fastest).
-    for (int attempt = 1;; ++attempt) {
-      const auto before = read_cpu_ticks(CpuSet::allowed(), {});
+    const QuietMeasurement q = measure_quietly(options, [&] {
       for (std::size_t i = 0; i < cases.size(); ++i) {
         std::vector<double> best{kNaN, kNaN};
         for (int round = 0; round < options.rounds; ++round) {
@@ -190,14 +190,10 @@ ContractionCrossover tune_direct_contraction(const TuneOptions& options,
         result.points[i].direct_s = best[0];
         result.points[i].gemm_s = best[1];
       }
-      HostLoad load;
-      load.add(before, read_cpu_ticks(CpuSet::allowed(), {}));
-      result.host_other_cpu = load.other();
-      result.host_steal = load.steal();
-      const bool busy = options.busy_share < 0 || load.busy(options.busy_share);
-      result.busy_host = busy && attempt > options.busy_retries;
-      if (!busy || result.busy_host) break;
-    }
+    });
+    result.host_other_cpu = q.host_other_cpu;
+    result.host_steal = q.host_steal;
+    result.busy_host = q.busy_host;
   });
   set_blas_threads(blas_before);
   if (!entered) throw WorkloadError("tune: session entry failed: " + entered.error().message);
