@@ -19,28 +19,47 @@
 
 namespace tfbench::impl::batched {
 
-/// C_i = alpha A_i B_i (+ beta C_i unless BetaZero) for items [begin, end) of compact f64 2 x 2
-/// items, two per iteration; an odd last item goes through `single(i)`.
-template <bool BetaZero, class Single>
-inline void gemm_2x2_f64_pairs(const double alpha, const double* a, const double* b, const double beta,
-                               double* c, std::int64_t begin, const std::int64_t end, const Single& single) {
-  const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
-  const bool scaled = alpha != 1.0;
+/// Two items' C (or one item's in the low half): x and y hold the items' A and B, c_old their C
+/// where !BetaZero.
+template <bool BetaZero>
+inline __m512d gemm_2x2_f64_product(const __m512d x, const __m512d y, const double alpha, const double beta,
+                                    const __m512d c_old) {
+  // Zero-masking forms with a full mask: the same instructions, without the unmasked forms'
+  // undefined-source temporaries that GCC 12 warns about (-Wmaybe-uninitialized).
   const __mmask8 all = 0xFF;
+  const __m512d x_swapped = _mm512_maskz_shuffle_f64x2(all, x, x, 0xB1);  // 128-bit blocks (1, 0, 3, 2)
+  const __m512d y_0033 = _mm512_maskz_permute_pd(all, y, 0xCC);           // (0, 0, 3, 3) per 256-bit lane
+  const __m512d y_1122 = _mm512_maskz_permute_pd(all, y, 0x33);           // (1, 1, 2, 2)
+  __m512d t = _mm512_fmadd_pd(x_swapped, y_1122, _mm512_mul_pd(x, y_0033));
+  if (alpha != 1.0) t = _mm512_mul_pd(_mm512_set1_pd(alpha), t);
+  if constexpr (!BetaZero) t = _mm512_fmadd_pd(_mm512_set1_pd(beta), c_old, t);
+  return t;
+}
+
+/// C = alpha A B (+ beta C unless BetaZero) for one compact f64 2 x 2 item, with the pairs'
+/// arithmetic (an odd last item, the streaming path's tile: every item's C agrees bit for bit).
+template <bool BetaZero>
+inline void gemm_2x2_f64_item(const double alpha, const double* a, const double* b, const double beta,
+                              double* c) {
+  const __mmask8 item = 0x0F;
+  const __m512d c_old = BetaZero ? _mm512_setzero_pd() : _mm512_maskz_loadu_pd(item, c);
+  _mm512_mask_storeu_pd(c, item,
+                        gemm_2x2_f64_product<BetaZero>(_mm512_maskz_loadu_pd(item, a),
+                                                       _mm512_maskz_loadu_pd(item, b), alpha, beta, c_old));
+}
+
+/// C_i = alpha A_i B_i (+ beta C_i unless BetaZero) for items [begin, end) of compact f64 2 x 2
+/// items, two per iteration.
+template <bool BetaZero>
+inline void gemm_2x2_f64_pairs(const double alpha, const double* a, const double* b, const double beta,
+                               double* c, std::int64_t begin, const std::int64_t end) {
   for (; begin + 2 <= end; begin += 2) {
-    const __m512d x = _mm512_loadu_pd(a + 4 * begin);
-    const __m512d y = _mm512_loadu_pd(b + 4 * begin);
-    // Zero-masking forms with a full mask: the same instructions, without the unmasked forms'
-    // undefined-source temporaries that GCC 12 warns about (-Wmaybe-uninitialized).
-    const __m512d x_swapped = _mm512_maskz_shuffle_f64x2(all, x, x, 0xB1);  // 128-bit blocks (1, 0, 3, 2)
-    const __m512d y_0033 = _mm512_maskz_permute_pd(all, y, 0xCC);           // (0, 0, 3, 3) per 256-bit lane
-    const __m512d y_1122 = _mm512_maskz_permute_pd(all, y, 0x33);           // (1, 1, 2, 2)
-    __m512d t = _mm512_fmadd_pd(x_swapped, y_1122, _mm512_mul_pd(x, y_0033));
-    if (scaled) t = _mm512_mul_pd(va, t);
-    if constexpr (!BetaZero) t = _mm512_fmadd_pd(vb, _mm512_loadu_pd(c + 4 * begin), t);
-    _mm512_storeu_pd(c + 4 * begin, t);
+    const __m512d c_old = BetaZero ? _mm512_setzero_pd() : _mm512_loadu_pd(c + 4 * begin);
+    _mm512_storeu_pd(c + 4 * begin,
+                     gemm_2x2_f64_product<BetaZero>(_mm512_loadu_pd(a + 4 * begin),
+                                                    _mm512_loadu_pd(b + 4 * begin), alpha, beta, c_old));
   }
-  if (begin < end) single(begin);
+  if (begin < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * begin, b + 4 * begin, beta, c + 4 * begin);
 }
 
 }  // namespace tfbench::impl::batched

@@ -15,6 +15,7 @@
 #include <type_traits>
 
 #include "column_pairs_4x4_avx512.hpp"
+#include "columns_16_avx512.hpp"
 #include "columns_8x8_avx512.hpp"
 #include "item_batch.hpp"
 #include "pair_items_avx512.hpp"
@@ -309,21 +310,37 @@ struct FixedGemmChunk {
   }
 
  private:
-  /// Packed f64 4 x 4 items have a kernel of their own on AVX-512 (column_pairs_4x4_avx512.hpp).
-  static constexpr bool column_pairs_4x4() {
-#if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
-    return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 4 && N == 4 && K == 4;
-#else
-    return false;
-#endif
+  /// Packed square f64 items: those of the AVX-512 kernels (2 x 2 two per vector,
+  /// pair_items_avx512.hpp; 4 x 4 two columns per vector, column_pairs_4x4_avx512.hpp; 8 x 8 a column
+  /// per vector, columns_8x8_avx512.hpp; multiples of 16 in 16-row blocks, columns_16_avx512.hpp).
+  static constexpr bool packed_square_f64() {
+    return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
 
   /// One packed item with beta 0 into `out` (the streaming path's tile): the kernel the regular
   /// path runs for the same item, so that streamed and regular stores of C agree bit for bit.
   KOKKOS_FORCEINLINE_FUNCTION void compact_item(const T alpha, const T* a, const T* b, T* out) const {
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
+    if constexpr (packed_square_f64() && M == 2) {
+      gemm_2x2_f64_item<true>(alpha, a, b, T(0), out);
+      return;
+    }
+#endif
 #if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
-    if constexpr (column_pairs_4x4()) {
+    if constexpr (packed_square_f64() && M == 4) {
       gemm_4x4_f64_item<true>(alpha, a, b, T(0), out);
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
+    if constexpr (packed_square_f64() && M == 8) {
+      gemm_8x8_f64_columns<true>(alpha, a, b, T(0), out, 0, 1);
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
+    if constexpr (packed_square_f64() && M % 16 == 0) {
+      gemm_f64_16row_item<M, true>(alpha, a, b, T(0), out);
       return;
     }
 #endif
@@ -344,26 +361,26 @@ struct FixedGemmChunk {
       }
     }
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
-    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 2 && N == 2 &&
-                  K == 2) {
-      gemm_2x2_f64_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
-                                   [&](std::int64_t i) {
-                                     gemm_compact<T, 2, 2, 2, BetaZero>(
-                                         alpha, g.a.data + 4 * i, g.b.data + 4 * i, g.beta, g.c.data + 4 * i);
-                                   });
+    if constexpr (packed_square_f64() && M == 2) {
+      gemm_2x2_f64_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
 #if defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512)
-    if constexpr (column_pairs_4x4()) {
+    if constexpr (packed_square_f64() && M == 4) {
       gemm_4x4_f64_column_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
 #if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
-    if constexpr (Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == 8 && N == 8 &&
-                  K == 8) {
+    if constexpr (packed_square_f64() && M == 8) {
       gemm_8x8_f64_columns<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
+    if constexpr (packed_square_f64() && M % 16 == 0) {
+      gemm_f64_16row_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
