@@ -32,7 +32,7 @@ void throw_session_parked() {
 namespace tfbench::impl {
 
 double direct_contraction_muladds(const Session& s) {
-  const BatchPolicy& policy = effective_policy_ref(s, std::nullopt);
+  const BatchPolicy& policy = effective_policy_ref(s);
   if (policy.thresholds.direct_contraction_muladds) return *policy.thresholds.direct_contraction_muladds;
   if (policy.tuning) {
     if (auto measured = policy.tuning->direct_contraction_muladds(s.context().threads)) return *measured;

@@ -92,7 +92,7 @@ void PreparedEinsum::ensure(Session& s, Span<const TensorRead* const> ops, const
     const ExecutionContext& c = s.context();
     valid = s.providers().generation() == session_key_.provider_generation &&
             PlanDeviceKey{c.space, c.memory, c.device, c.threads, c.outer_active} == session_key_.device &&
-            impl::effective_policy_ref(s, std::nullopt) == session_key_.batch_policy;
+            impl::effective_policy_ref(s) == session_key_.batch_policy;
   }
   if (valid) return;
   operands_.clear();

@@ -201,8 +201,8 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
       }
       candidates.push_back(&ops::providers::specialized);
       const BatchProblem problem{1, std::max({m, n, k}), double(m) * double(n) * double(k)};
-      auto route = resolve_batch_route(session.context(), impl::effective_policy_ref(session, std::nullopt),
-                                       problem, candidates);
+      auto route =
+          resolve_batch_route(session.context(), impl::effective_policy_ref(session), problem, candidates);
       if (!route) {
         BatchedError e{BatchedErrc::NoRoute, kLargeGemm, route.error().message, route.error(), -1, 0};
         return unexpected(std::move(e));

@@ -112,7 +112,7 @@ bool streams_c(const GemmBatch<T>& g, const int n) {
 /// accumulators as leave four registers for the A column, the broadcast of B and the compiler: 12 of
 /// AVX2's 16, 28 of AVX-512's 32 (which the 32-byte vectors use too: an f64 8 x 8 item is one tile
 /// there instead of an 8 x 6 and an 8 x 2 one, each reading all of A).
-constexpr int tile_accumulators() {
+KOKKOS_INLINE_FUNCTION constexpr int tile_accumulators() {
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
   return 28;
 #else
@@ -120,15 +120,15 @@ constexpr int tile_accumulators() {
 #endif
 }
 template <class T>
-constexpr int simd_lanes() {
+KOKKOS_INLINE_FUNCTION constexpr int simd_lanes() {
   return sizeof(T) >= 32 ? 1 : static_cast<int>(32 / sizeof(T));
 }
 template <class T, int M>
-constexpr int tile_rows() {
+KOKKOS_INLINE_FUNCTION constexpr int tile_rows() {
   return M <= 2 * simd_lanes<T>() ? M : 2 * simd_lanes<T>();
 }
 template <class T, int MB, int N>
-constexpr int tile_cols() {
+KOKKOS_INLINE_FUNCTION constexpr int tile_cols() {
   constexpr int vectors = (MB + simd_lanes<T>() - 1) / simd_lanes<T>();
   constexpr int nb = tile_accumulators() / (vectors < 1 ? 1 : vectors);
   return nb < 1 ? 1 : (nb > N ? N : nb);
@@ -204,7 +204,7 @@ KOKKOS_FORCEINLINE_FUNCTION void gemm_fixed(const T alpha, const T* a, const std
 /// Whether a compact M x N item of T is small enough for gemm_compact_flat: its C fits in one
 /// 32-byte vector (f64 and f32 2 x 2).
 template <class T, int M, int N>
-constexpr bool flat_item() {
+KOKKOS_INLINE_FUNCTION constexpr bool flat_item() {
   return M * N <= simd_lanes<T>();
 }
 
