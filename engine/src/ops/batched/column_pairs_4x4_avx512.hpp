@@ -23,14 +23,17 @@ namespace tfbench::impl::batched {
 template <bool BetaZero>
 inline void gemm_4x4_f64_item(const double alpha, const double* a, const double* b, const double beta,
                               double* c) {
+  // Zero-masking forms with a full mask: the same instructions, without the unmasked forms'
+  // undefined-source temporaries that GCC 12 warns about (-Wmaybe-uninitialized).
+  const __mmask8 all = 0xFF;
   __m512d col[4];  // (A(:,p) | A(:,p))
-  for (int p = 0; p < 4; ++p) col[p] = _mm512_broadcast_f64x4(_mm256_loadu_pd(a + 4 * p));
+  for (int p = 0; p < 4; ++p) col[p] = _mm512_maskz_broadcast_f64x4(all, _mm256_loadu_pd(a + 4 * p));
   for (int h = 0; h < 2; ++h) {
     const __m512d pair = _mm512_loadu_pd(b + 8 * h);  // (B(:,2h) | B(:,2h+1))
-    __m512d t = _mm512_mul_pd(col[0], _mm512_permutex_pd(pair, 0x00));
-    t = _mm512_fmadd_pd(col[1], _mm512_permutex_pd(pair, 0x55), t);
-    t = _mm512_fmadd_pd(col[2], _mm512_permutex_pd(pair, 0xAA), t);
-    t = _mm512_fmadd_pd(col[3], _mm512_permutex_pd(pair, 0xFF), t);
+    __m512d t = _mm512_mul_pd(col[0], _mm512_maskz_permutex_pd(all, pair, 0x00));
+    t = _mm512_fmadd_pd(col[1], _mm512_maskz_permutex_pd(all, pair, 0x55), t);
+    t = _mm512_fmadd_pd(col[2], _mm512_maskz_permutex_pd(all, pair, 0xAA), t);
+    t = _mm512_fmadd_pd(col[3], _mm512_maskz_permutex_pd(all, pair, 0xFF), t);
     if (alpha != 1.0) t = _mm512_mul_pd(_mm512_set1_pd(alpha), t);
     if constexpr (!BetaZero) t = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_loadu_pd(c + 8 * h), t);
     _mm512_storeu_pd(c + 8 * h, t);
