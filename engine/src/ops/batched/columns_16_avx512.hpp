@@ -23,7 +23,7 @@ namespace tfbench::impl::batched {
 
 /// C = alpha A B (+ beta C unless BetaZero) for one compact column-major f64 N x N item; `c` may be
 /// a tile the caller streams to the item (the same arithmetic either way). Each element of C is
-/// A(i,0) B(0,j) followed by one FMA per p in order, as in the register tile.
+/// A(i,0) B(0,j) followed by one FMA per p in order.
 template <int N, bool BetaZero>
 inline void gemm_f64_16row_item(const double alpha, const double* a, const double* b, const double beta,
                                 double* c) {
