@@ -20,7 +20,6 @@
 #include "tfbench/engine/ops/batched_gemm.hpp"
 #include "tfbench/engine/ops/batched_solve.hpp"
 #include "tfbench/workloads/blas_threads.hpp"
-#include "tfbench/workloads/host_load.hpp"
 #include "tfbench/workloads/tuning.hpp"
 #include "tuning/quiet_host.hpp"
 

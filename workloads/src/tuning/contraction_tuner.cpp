@@ -17,7 +17,6 @@
 #include "tfbench/engine/ops/einsum.hpp"
 #include "tfbench/engine/ops/prepared.hpp"
 #include "tfbench/workloads/blas_threads.hpp"
-#include "tfbench/workloads/host_load.hpp"
 #include "tfbench/workloads/tuning.hpp"
 #include "tuning/quiet_host.hpp"
 
