@@ -45,7 +45,9 @@ TEST_CASE("ceilings cache: an entry per thread configuration, read back as writt
   CHECK_THAT(why, Catch::Contains("absent"));
 
   store_cached_ceilings(path, key, {1, true}, {sample(40.0, 1), "2026-12-02T03:00:00Z"});
-  store_cached_ceilings(path, key, {2, true}, {sample(75.0, 2), "2026-12-02T03:00:01Z"});
+  workloads::Ceilings two_threads = sample(75.0, 2);
+  two_threads.handoff = {2.1e6, 2.0e6, 1.9e6, 5, 0};  // round trips per second
+  store_cached_ceilings(path, key, {2, true}, {two_threads, "2026-12-02T03:00:01Z"});
   store_cached_ceilings(path, key, {1, true}, {sample(42.0, 1), "2026-12-02T03:00:02Z"});  // replaces
 
   const auto one = read_cached_ceilings(path, key, {1, true}, why);
@@ -62,6 +64,9 @@ TEST_CASE("ceilings cache: an entry per thread configuration, read back as writt
   const auto two = read_cached_ceilings(path, key, {2, true}, why);
   REQUIRE(two);
   CHECK(two->ceilings.gflops() == 75.0);
+  CHECK(two->ceilings.handoff.median == 2.0e6);  // the handoff survives the cache
+  CHECK(two->ceilings.handoff_seconds() == Approx(1 / 2.1e6));
+  CHECK_FALSE(one->ceilings.handoff.measured());  // one thread hands nothing over
   // Unpinned workers are another configuration: not in the file yet, and no complaint.
   CHECK_FALSE(read_cached_ceilings(path, key, {2, false}, why));
   CHECK(why.empty());
@@ -178,6 +183,8 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   now.level(ops::MemoryLevel::L2) = {70.0, 69.0, 68.0, 5, 1e6};          // but not for the L2
   now.llc_sizes[1].best = 14.0;
   now.peak_f32.best = 100.0;  // earlier: not measured
+  earlier.handoff.best = 2e6;
+  now.handoff.best = 1.5e6;  // a slower round trip: the earlier one is what the machine does
   const workloads::Ceilings best = workloads::best_of(earlier, now);
   CHECK(best.gflops() == 60.0);
   CHECK(best.peak_f64.median == Approx(54.0));  // the earlier measurement whole, not a mix of two
@@ -185,6 +192,7 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   CHECK(best.llc_sizes[0].best == 30.0);
   CHECK(best.llc_sizes[1].best == 14.0);
   CHECK(best.peak_f32.best == 100.0);
+  CHECK(best.handoff.best == 2e6);
   // Sized differently (another thread count, other caches or ladder): the new measurement whole.
   workloads::Ceilings other = sample(80.0, 2);
   CHECK(workloads::best_of(other, now).gflops() == 45.0);

@@ -279,6 +279,54 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   CHECK(std::isnan(none[0].roofline_fraction));
 }
 
+TEST_CASE(
+    "derive_case_fields: a multi-threaded worker's bound is one thread's or its threads' plus a handoff",
+    "[rows][roofline]") {
+  // Two threads: twice one thread's L1 bandwidth and peak, and a cache line's round trip of 1 us.
+  tfbench::workloads::Ceilings one = four_levels(), two = four_levels();
+  two.threads = 2;
+  two.peak_f64.best = 8.0;
+  two.level(tfbench::ops::MemoryLevel::L1).best = 200.0;
+  two.handoff.best = 1e6;  // round trips per second
+  // 1.6 MB moved in L1, no flops: 16 us at one thread, 8 us at two, 9 us with the handoff.
+  auto small = [] {
+    ResultRow r = roofline_row(20e-6, 0.0, 1.6e6, 16e3);
+    r.threads = 2;
+    return r;
+  };
+  // 400 MB moved in L1: 4 ms at one thread, 2 ms + 1 us at two.
+  auto large = [] {
+    ResultRow r = roofline_row(4e-3, 0.0, 400e6, 16e3);
+    r.threads = 2;
+    return r;
+  };
+  std::vector<ResultRow> rows = {small(), large()};
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(9e-6));  // 2 threads + handoff beat 1
+  CHECK(rows[0].roofline_threads == 2);
+  CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(2e-3 + 1e-6));
+  CHECK(rows[1].roofline_threads == 2);
+  // A round trip of 10 us: no region of two threads finishes the small row before one thread could.
+  two.handoff.best = 1e5;
+  rows = {small(), large()};
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(16e-6));
+  CHECK(rows[0].roofline_threads == 1);
+  CHECK(rows[0].roofline_ceiling == "bw_l1");
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(0.8));
+  CHECK(format_rate(headline_rate(rows[0])) == "80 GB/s (80% of the L1 bandwidth of one thread)");
+  CHECK(rows[1].roofline_bound_s == Catch::Detail::Approx(2e-3 + 10e-6));
+  // Without one thread's ceilings, or without a handoff, the two threads' bound alone, as before.
+  rows = {small()};
+  derive_case_fields(rows, &two, nullptr);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(8e-6));
+  two.handoff = {};
+  rows = {small()};
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(8e-6));
+  CHECK(rows[0].roofline_threads == 2);
+}
+
 TEST_CASE("derive_case_fields: from DRAM the stores that allocate their lines move twice, in a cache once",
           "[rows][roofline]") {
   // A triad's shape: 3 GB read and written, 1 GB of it stored into lines nobody read first.

@@ -5,6 +5,7 @@
 #include <catch2/catch.hpp>
 
 #include "ceilings/fma_peak.hpp"
+#include "ceilings/handoff.hpp"
 #include "ceilings/level_bandwidth.hpp"
 
 #include <cmath>
@@ -70,6 +71,19 @@ TEST_CASE("The FMA peak: one positive sample per request, at 1 and 2 threads", "
 #elif defined(__AVX__) && !defined(__CUDACC__)
   CHECK(tfbench::workloads::impl::fma_vector_bytes() == 32);
 #endif
+}
+
+TEST_CASE("The handoff: positive round-trip rates at 2 threads, none at 1", "[ceilings]") {
+  using tfbench::workloads::impl::sample_handoff_rate;
+  CHECK(sample_handoff_rate(1, 3, 1e-3).empty());  // nobody to hand over to
+  const auto rates = sample_handoff_rate(2, 3, 1e-3);
+  REQUIRE(rates.size() == 3);
+  // A round trip between two cores takes tens of nanoseconds to microseconds; one answered by the
+  // same thread (a broken exchange) would read billions per second, one never answered would hang.
+  for (double r : rates) {
+    CHECK(r > 100.0);
+    CHECK(r < 1e9);
+  }
 }
 
 TEST_CASE("A level's bandwidth is the higher of the triad and the in-place kernel", "[ceilings]") {

@@ -116,6 +116,7 @@ std::string ceilings_text(const WorkerRow& w) {
             ", LLC " + format_number(w.ceiling_llc_gbs, 3) + (c ? llc_ladder_text(*c) : "") + ",";
   }
   text += " DRAM " + format_number(w.ceiling_gbs, 3) + " GB/s";
+  if (c && c->handoff.measured()) text += "; handoff " + format_number(c->handoff_seconds() * 1e6, 3) + " us";
   if (!w.ceilings_source.empty()) text += " (" + w.ceilings_source + ")";
   return text;
 }
@@ -127,15 +128,17 @@ std::string roofline_text(const ResultRow& row) {
   return format_percent(row.roofline_fraction) + (row.roofline_fraction > kRooflineTolerance ? " !" : "");
 }
 
-/// The ceiling that bounds the row: a peak with the level of its working set, and the rate measured
-/// beside the row where the bound used it.
+/// The ceiling that bounds the row: a peak with the level of its working set, the rate measured
+/// beside the row where the bound used it, and "1 thread" where one thread's ceilings set it.
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
   const bool peak = row.roofline_ceiling.rfind("peak", 0) == 0;
+  const bool one_thread = row.roofline_threads == 1 && row.threads > 1;
   const double beside = peak ? row.peak_beside_gflops : row.bandwidth_beside_gbs;
   std::vector<std::string> notes;
+  if (one_thread) notes.push_back("1 thread");
   if (peak) notes.push_back(row.memory_level);
-  if (std::isfinite(beside))
+  if (std::isfinite(beside) && !one_thread)
     notes.push_back(format_number(beside, 3) + (peak ? " GFLOP/s" : " GB/s") + " beside");
   return notes.empty() ? row.roofline_ceiling : row.roofline_ceiling + " (" + join(notes, ", ") + ")";
 }

@@ -175,6 +175,10 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "round): roofline_bound_s divides a compute-bound row's flops by it in place of the "
              "worker's peak (NaN: not measured, a bandwidth-bound row, a GEMM-set peak, or an older "
              "writer)"),
+      integer("roofline_threads", &R::roofline_threads, "1",
+              "the threads roofline_bound_s assumes: the worker's (their bound plus one handoff, where "
+              "the worker measured it), or 1 where one thread's ceilings bound the row more tightly "
+              "(0: no bound, or an older writer)"),
   };
   return columns;
 }

@@ -327,7 +327,8 @@ class WorkerPlanRun {
   void record(const CaseGroup& g, std::vector<ResultRow> rows) {
     const std::string now = utc_now_iso();
     for (auto& r : rows) r.finished_utc = now;
-    derive_case_fields(rows, ceilings_source_ == "off" || !ceilings_ ? nullptr : &*ceilings_);
+    const bool roofline = ceilings_source_ != "off" && ceilings_;
+    derive_case_fields(rows, roofline ? &*ceilings_ : nullptr, roofline ? one_thread_ceilings() : nullptr);
     writer_.append_results(rows);
     for (const auto& r : rows) {
       ++tally_.by_status[r.status];
@@ -554,6 +555,24 @@ class WorkerPlanRun {
 
   CeilingsEntryKey ceilings_entry() const { return {w_.threads, options_.pin}; }
 
+  /// For a worker of several threads, this machine's one-thread ceilings from the cache (a one-thread
+  /// worker of this run or an earlier one stored them), read once: the rows' bound is then the
+  /// smaller of one thread's and the worker's threads' plus their handoff. Null otherwise (as at one
+  /// thread, or when the cache has none: the worker's threads alone bound the rows).
+  const workloads::Ceilings* one_thread_ceilings() {
+    if (w_.threads <= 1 || ceilings_path_.empty()) return nullptr;
+    if (!one_thread_looked_up_) {
+      one_thread_looked_up_ = true;
+      std::string why;
+      if (auto cached = read_cached_ceilings(ceilings_path_, ceilings_key_, {1, options_.pin}, why))
+        one_thread_ = std::move(cached->ceilings);
+      if (!one_thread_)
+        progress_.note(label_ + ": no one-thread ceilings cached" + (why.empty() ? "" : " (" + why + ")") +
+                       "; rows are bound by this worker's threads alone");
+    }
+    return one_thread_ ? &*one_thread_ : nullptr;
+  }
+
   const RunOptions& options_;
   const WorkerPlan& w_;
   std::uint64_t seed_;
@@ -566,7 +585,9 @@ class WorkerPlanRun {
   std::vector<PendingCase> pending_;
   Json ceilings_key_;  // this machine's and build's cache key and file, with ceilings on
   std::string ceilings_path_;
-  std::optional<workloads::Ceilings> ceilings_;  // this configuration's: cached or its first worker's
+  std::optional<workloads::Ceilings> ceilings_;    // this configuration's: cached or its first worker's
+  std::optional<workloads::Ceilings> one_thread_;  // one_thread_ceilings()
+  bool one_thread_looked_up_ = false;
   std::string
       ceilings_source_;  // "cached <path> (<when>)", "measured[, with the best of <path> (<when>)]", "off"
   Attempt a_;            // the worker process being supervised

@@ -90,6 +90,7 @@ void to_json(harness::Json& json, const Ceilings& c) {
       {"caches",
        {{"l1_bytes", c.caches.l1_bytes}, {"l2_bytes", c.caches.l2_bytes}, {"llc_bytes", c.caches.llc_bytes}}},
       {"threads", c.threads}};
+  json["handoff"] = ceiling_json(c.handoff);
 }
 
 void from_json(const harness::Json& json, Ceilings& c) {
@@ -112,6 +113,7 @@ void from_json(const harness::Json& json, Ceilings& c) {
   if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in older v1.2 files
     for (const harness::Json& size : *sizes) c.llc_sizes.push_back(ceiling_from(size));
   }
+  c.handoff = part("handoff", Ceiling{});  // absent before v1.6 and at one thread: not measured
   const harness::Json& caches = json.at("caches");
   c.caches = {number_or_nan(caches, "l1_bytes"), number_or_nan(caches, "l2_bytes"),
               number_or_nan(caches, "llc_bytes")};

@@ -30,7 +30,7 @@ bool on_host(const ResultRow& row) {
   return !space || is_host_space(*space);
 }
 
-void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
+void derive_roofline(ResultRow& row, const workloads::Ceilings& c, const workloads::Ceilings* one_thread) {
   const double flops = positive_or_zero(row.flops), bytes = positive_or_zero(row.bytes);
   const double footprint = row.working_set_bytes > 0 ? row.working_set_bytes : bytes;
   if (footprint > 0)
@@ -41,8 +41,9 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
   row.frac_compute_ceiling = fraction(row.gflops, peak.best);
   const auto bound =
       workloads::roofline_bound(c, flops, bytes, positive_or_zero(row.write_allocate_bytes), footprint,
-                                precision, row.bandwidth_beside_gbs, row.peak_beside_gflops);
+                                precision, row.bandwidth_beside_gbs, row.peak_beside_gflops, one_thread);
   if (!bound) return;
+  row.roofline_threads = bound->threads;
   // Against the level, the bytes it moves: from DRAM the write-allocate reads too.
   if (flops > 0 && bound->traffic_bytes > 0) row.arithmetic_intensity = flops / bound->traffic_bytes;
   row.frac_bandwidth_ceiling =
@@ -53,7 +54,8 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c) {
 }
 }  // namespace
 
-void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings) {
+void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings,
+                        const workloads::Ceilings* one_thread) {
   for (auto& row : rows) {
     row.repetitions = static_cast<std::int64_t>(row.samples.size());
     if (row.status != RowStatus::Ok || row.samples.empty()) continue;
@@ -67,7 +69,7 @@ void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings*
     row.gflops = rate(row.flops, row.median_s, 1e9);
     row.gbs = rate(row.bytes, row.median_s, 1e9);
     if (row.flops > 0 && row.bytes > 0) row.arithmetic_intensity = row.flops / row.bytes;
-    if (ceilings && on_host(row)) derive_roofline(row, *ceilings);
+    if (ceilings && on_host(row)) derive_roofline(row, *ceilings, one_thread);
   }
   // Fastest ok peer per case (group) in these rows.
   std::map<std::string, const ResultRow*> fastest;
@@ -123,8 +125,11 @@ HeadlineRate headline_rate(const ResultRow& row) {
     r.fraction = row.roofline_fraction;
     r.ceiling = ceiling_words(row.roofline_ceiling);
     const bool bandwidth = row.roofline_ceiling.rfind("bw_", 0) == 0;
-    if (std::isfinite(bandwidth ? row.bandwidth_beside_gbs : row.peak_beside_gflops))
+    if (row.roofline_threads == 1 && row.threads > 1) {
+      r.ceiling += " of one thread";  // cached: nothing is measured beside at one thread
+    } else if (std::isfinite(bandwidth ? row.bandwidth_beside_gbs : row.peak_beside_gflops)) {
       r.ceiling += " beside it";
+    }
   }
   return r;
 }

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "ceilings/fma_peak.hpp"
+#include "ceilings/handoff.hpp"
 #include "ceilings/level_bandwidth.hpp"
 #include "common/physical_memory.hpp"
 #include "common/size_ladder.hpp"
@@ -102,6 +103,7 @@ std::vector<NamedCeiling> named_ceilings(const Ceilings& c) {
     const auto mib = static_cast<long long>(size.working_set_bytes / (1024.0 * 1024) + 0.5);
     out.push_back({"llc bandwidth at " + std::to_string(mib) + " MiB", &size});
   }
+  out.push_back({"handoff rate", &c.handoff});
   return out;
 }
 
@@ -192,6 +194,14 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   }
   for (double ws : llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)]))
     c.llc_sizes.push_back(level_bandwidth(ws, impl::kCacheSampleSeconds));
+  if (ctx.threads > 1) {
+    c.handoff = impl::measure_with_retries(
+        [&] {
+          return summarize(
+              impl::sample_handoff_rate(ctx.threads, impl::kCeilingSamples, impl::kCacheSampleSeconds), 0);
+        },
+        kRetrySpread, kAttempts);
+  }
   return c;
 }
 
@@ -220,6 +230,7 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
     out.bandwidth[l] = higher_best(earlier.bandwidth[l], now.bandwidth[l]);
   for (std::size_t i = 0; i < out.llc_sizes.size(); ++i)
     out.llc_sizes[i] = higher_best(earlier.llc_sizes[i], now.llc_sizes[i]);
+  out.handoff = higher_best(earlier.handoff, now.handoff);
   return out;
 }
 
@@ -260,12 +271,15 @@ ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, 
   return ops::memory_level(bytes, ops::caches_for_threads(caches, threads));
 }
 
-std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
-                                            double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision, double beside_gbs,
-                                            double beside_gflops) {
+namespace {
+
+/// The bound at the ceilings' own threads (see roofline_bound), without a handoff.
+std::optional<RooflineBound> bound_at(const Ceilings& ceilings, double flops, double bytes,
+                                      double write_allocate_bytes, double working_set_bytes,
+                                      FlopPrecision precision, double beside_gbs, double beside_gflops) {
   const bool has_flops = flops > 0, has_bytes = bytes > 0;
   RooflineBound r;
+  r.threads = ceilings.threads;
   r.level =
       working_set_level(working_set_bytes > 0 ? working_set_bytes : bytes, ceilings.caches, ceilings.threads);
   // Only from DRAM: a working set that fits a cache keeps its lines there from one run to the next,
@@ -289,6 +303,25 @@ std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flo
   r.ceiling = r.compute_bound ? (precision == FlopPrecision::F32 ? "peak_f32" : "peak_f64")
                               : std::string("bw_") + ops::name(r.level);
   return r;
+}
+
+}  // namespace
+
+std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
+                                            double write_allocate_bytes, double working_set_bytes,
+                                            FlopPrecision precision, double beside_gbs, double beside_gflops,
+                                            const Ceilings* one_thread) {
+  auto spread = bound_at(ceilings, flops, bytes, write_allocate_bytes, working_set_bytes, precision,
+                         beside_gbs, beside_gflops);
+  const double handoff_s = ceilings.handoff_seconds();
+  if (!spread || ceilings.threads <= 1 || !one_thread || one_thread->threads != 1 || !(handoff_s > 0))
+    return spread;
+  // One thread's bound from its cached ceilings: nothing was measured beside the row at one thread.
+  const auto single = bound_at(*one_thread, flops, bytes, write_allocate_bytes, working_set_bytes, precision,
+                               std::nan(""), std::nan(""));
+  spread->seconds += handoff_s;
+  if (single && single->seconds < spread->seconds) return single;
+  return spread;
 }
 
 }  // namespace tfbench::workloads

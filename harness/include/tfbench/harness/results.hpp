@@ -133,6 +133,9 @@ struct ResultRow {
   /// The peak of the row's precision measured beside it the same way (the FMA chains; only where the
   /// cached peak is theirs): what roofline_bound_s divides a compute-bound row's flops by.
   double peak_beside_gflops = kNaN;
+  /// The threads roofline_bound_s assumes: the worker's, or 1 where one thread's ceilings bound the
+  /// row more tightly than the worker's threads plus their handoff (0: no bound, or an older writer).
+  std::int64_t roofline_threads = 0;
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
 };

@@ -18,8 +18,10 @@ inline constexpr double kRooflineTolerance = 1.05;
 /// level, the bounding ceiling, the bound and the fraction of it; with `ceilings` null only the
 /// intensity) and, over the rows of one case from one worker, fastest_peer and
 /// speedup_vs_fastest_peer (= median of the fastest `ok` peer / median of the row). Rows that are
-/// not `ok` keep NaN numbers.
-void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings);
+/// not `ok` keep NaN numbers. `one_thread`: the same machine's ceilings at one thread, for the
+/// bound of a multi-threaded worker's rows (workloads::roofline_bound); null: the worker's alone.
+void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings,
+                        const workloads::Ceilings* one_thread = nullptr);
 
 /// The rate that matters for a row: the one of the ceiling that bounds it on the roofline; without
 /// ceilings, GB/s below one flop per byte, else GFLOP/s.

@@ -51,6 +51,10 @@ struct Ceilings {
   // more (2 to 300 MiB on a Xeon whose L3 serves a whole socket of tenants), and a working set near
   // its capacity streams at nearly the DRAM's bandwidth, not at the bandwidth of its middle.
   std::vector<Ceiling> llc_sizes;
+  /// Round trips per second of one cache line between two of the worker's threads (handoff.hpp),
+  /// measured only at 2 threads or more: 1 / best is the least time a parallel region spends on
+  /// top of its work, what roofline_bound adds to the bound of work spread over the threads.
+  Ceiling handoff;
 
   const Ceiling& level(ops::MemoryLevel l) const { return bandwidth[static_cast<std::size_t>(l)]; }
   /// The bandwidth a working set of `bytes` in `l` is measured against: the level's, or for the LLC
@@ -64,6 +68,8 @@ struct Ceilings {
   void settle_peaks();
   /// "fma" or "gemm": which measurement peak_f64 (`f32`: peak_f32) is; empty when neither ran.
   std::string peak_source(bool f32) const;
+  /// 1 / handoff.best in seconds; NaN where not measured (one thread, or an older cache).
+  double handoff_seconds() const { return handoff.measured() ? 1.0 / handoff.best : std::nan(""); }
 };
 
 /// Measures every ceiling at ctx.threads (OpenMP threads for the bandwidth kernels and the FMAs, BLAS
@@ -118,15 +124,26 @@ struct RooflineBound {
   bool compute_bound = false;  // the peak, not the level's bandwidth, sets the bound
   /// "peak_f64", "peak_f32", or "bw_l1", "bw_l2", "bw_llc", "bw_dram".
   std::string ceiling;
+  /// The threads the bound assumes: the ceilings' own, or 1 where one thread's ceilings bound the work
+  /// more tightly than the worker's threads plus their handoff (roofline_bound's `one_thread`).
+  int threads = 1;
 };
 /// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
 /// run reads and writes, `write_allocate_bytes` the part of it stored without being read
 /// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`). `beside_gbs` and
 /// `beside_gflops` are the level's bandwidth and the peak measured beside the row
 /// (bandwidth_reference, peak_reference), each used in place of the ceiling's best where positive.
+///
+/// A worker of T > 1 threads may run a row on one thread or on several; on several it pays at least
+/// one handoff (Ceilings::handoff) besides its share of the work. With `one_thread` (the same
+/// machine's ceilings at one thread) and a measured handoff, the bound is the smaller of the
+/// one-thread bound and the T-thread bound plus the handoff: a 1-microsecond batch that no parallel
+/// region can speed up is then held to what one core allows, not to twice that. Without either, the
+/// T-thread bound alone, as before.
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
                                             FlopPrecision precision, double beside_gbs = std::nan(""),
-                                            double beside_gflops = std::nan(""));
+                                            double beside_gflops = std::nan(""),
+                                            const Ceilings* one_thread = nullptr);
 
 }  // namespace tfbench::workloads
