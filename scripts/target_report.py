@@ -133,7 +133,9 @@ def _roofline_targets(rows):
         if fraction is None:
             continue
         frac, interval = fraction
-        what = f"fraction of roofline ({row['roofline_ceiling']})"
+        # A multi-threaded worker's row bound by one thread's ceilings says so (results-format.md).
+        one_thread = row.get("roofline_threads") == 1 and row.get("threads", 1) > 1
+        what = f"fraction of roofline ({row['roofline_ceiling']}{', 1 thread' if one_thread else ''})"
         if row["family"] == "packed_small" and row["variant"] == "engine:auto":
             n = json.loads(row["params"]).get("n", 0)
             bound = 0.8 if n >= 16 else 0.4 if n <= 8 else None

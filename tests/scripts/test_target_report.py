@@ -162,6 +162,13 @@ class RooflineTargetsTest(unittest.TestCase):
         self.assertIn("peer:libxsmm", largest[0][0])
         self.assertEqual(target_report.verdict(largest[0][2], 1.05, "<=", largest[0][6]), "MISSED")
 
+    def test_a_bound_of_one_thread_is_named(self):
+        two = dict(self.row("engine:auto", 4, 0.5), threads=2, roofline_threads=1, roofline_ceiling="bw_l2")
+        spread = dict(self.row("engine:auto", 8, 0.5), threads=2, roofline_threads=2)
+        whats = [line[1] for line in target_report._roofline_targets([two, spread]) if line[3] == 0.4]
+        self.assertEqual(whats, ["Auto fraction of roofline (bw_l2, 1 thread)",
+                                 "Auto fraction of roofline (peak_f64)"])
+
     def test_rows_without_a_roofline_add_nothing(self):
         row = self.row("engine:auto", 16, math.nan)
         self.assertEqual(target_report._roofline_targets([row]), [])
