@@ -1174,6 +1174,32 @@ def test_roofline():
     check(targets.returncode == 0 and "largest fraction of roofline" in targets.stdout,
           "target_report.py judges the fractions: %s %s" % (targets.stdout, targets.stderr))
 
+    # Two threads: their worker measures the handoff (a cache line's round trip between two of its
+    # threads) and bounds each row by the smaller of one thread's bound (the cache's one-thread entry,
+    # copied from the runs above) and its own plus the handoff.
+    if (os.cpu_count() or 1) >= 2:
+        cache2 = work("roofline-ceilings-2t")
+        shutil.rmtree(cache2, ignore_errors=True)
+        shutil.copytree(cache, cache2)
+        env2 = dict(env, TFBENCH_CEILINGS_DIR=cache2)
+        both = fresh("roofline-2t.h5")
+        tfbench("run", config("roofline.yaml"), "--threads", "1,2", "--filter", "packed_small", "--ceilings", "measure",
+                "--out", both, env=env2, expect=0)
+        _, workers3, rows3 = rows_of(both)
+        by_threads = {int(w["threads"]): json.loads(w["ceilings"]) for w in workers3}
+        handoff = by_threads[2]["handoff"]
+        check(handoff["samples"] == 5 and 0 < handoff["worst"] <= handoff["median"] <= handoff["best"],
+              "two threads measure the handoff: %s" % handoff)
+        check(by_threads[1]["handoff"]["samples"] == 0, "one thread hands nothing over: %s" % by_threads[1]["handoff"])
+        for r in rows3:
+            expected = (1,) if r["threads"] == 1 else (1, 2)
+            check(r["roofline_threads"] in expected, "%s at %d threads: bound of %s thread(s)"
+                  % (r["case_id"], r["threads"], r["roofline_threads"]))
+            if r["threads"] == 2 and r["roofline_threads"] == 2:
+                check(r["roofline_bound_s"] >= 1.0 / handoff["best"], "%s: the bound holds a handoff" % r["case_id"])
+        _, report3, _ = tfbench("report", both, expect=0)
+        check("handoff " in report3 and " us" in report3, "report prints the handoff:\n" + report3)
+
     # Measuring again keeps the best of each ceiling: lower the cached L2 and raise the cached DRAM;
     # the run's rows and the cache then hold the new L2 and the cached DRAM.
     path = os.path.join(cache, files[0])
