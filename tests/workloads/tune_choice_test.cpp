@@ -117,8 +117,10 @@ TEST_CASE("tune: the L2's classes include its top octave and the LLC's its botto
   CHECK(target_bytes(MemoryLevel::L2, narrow, dram, 3).size() == 1);
 }
 
-TEST_CASE("tune: a class measured on a busy host is measured again, and marked when it stays busy",
-          "[tuning]") {
+TEST_CASE(
+    "tune: a class measured on a busy host is measured again, at once and after the other classes, "
+    "and marked when it stays busy",
+    "[tuning]") {
   tfbench::workloads::TuneOptions o;
   o.space = tfbench::ExecSpaceKind::Serial;
   o.threads = 1;
@@ -137,13 +139,17 @@ TEST_CASE("tune: a class measured on a busy host is measured again, and marked w
   const auto busy = tfbench::workloads::tune_batched(o, progress);
   REQUIRE_FALSE(busy.empty());
   for (const auto& r : busy) {
-    CHECK(r.attempts == 2);  // the first and one retry
+    // The first and one retry, then both again once every other class is measured: a burst of other
+    // work spans retries seconds apart.
+    CHECK(r.attempts == 4);
     CHECK(r.busy_host);
     CHECK(r.choice.has_value());  // still measured and recorded: the file keeps it, Auto does not use it
   }
-  REQUIRE_FALSE(lines.empty());
+  REQUIRE(lines.size() == 2 * busy.size());  // a line per class, and one per class measured again
   CHECK(lines[0].find("(host still busy: other work") != std::string::npos);
   CHECK(lines[0].find("2 attempts, not used by Auto)") != std::string::npos);
+  CHECK(lines.back().find("4 attempts, not used by Auto) [measured again after the other classes]") !=
+        std::string::npos);
 
   o.busy_share = 2.0;  // no load is above 200%: one attempt
   lines.clear();
@@ -153,6 +159,7 @@ TEST_CASE("tune: a class measured on a busy host is measured again, and marked w
     CHECK(r.attempts == 1);
     CHECK_FALSE(r.busy_host);
   }
+  CHECK(lines.size() == quiet.size());  // nothing measured again
   CHECK(lines[0].find("host") == std::string::npos);
 }
 

@@ -24,8 +24,9 @@ class TuneCommand final : public Command {
         "threads), each "
         "checked against a reference first, and write the fastest per class to the tuning file that the "
         "workers of later runs use (`run --tuning`). A class measured while other work or the hypervisor "
-        "took over 10% of the CPUs is measured again (at most twice); one still busy is written but not "
-        "used by Auto. Exit 0 written, 1 nothing could be measured, 2 bad input.");
+        "took over 10% of the CPUs is measured again (at most twice, and as often again after the other "
+        "classes); one still busy then is written but not used by Auto. Exit 0 written, 1 nothing could be "
+        "measured, 2 bad input.");
     sub->add_option("--threads", threads_,
                     "thread counts to tune, comma separated; max = the CPUs tfbench may use")
         ->default_val("1,max");
