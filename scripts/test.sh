@@ -91,9 +91,9 @@ cuda_stage() {
   fi
 }
 cuda_cached() { ls "${TFBENCH_CACHE:-$HOME/.cache/tfbench}"/kokkos-4.6.99-cuda-*/.tfbench-complete >/dev/null 2>&1; }
-# A checkout's first CUDA build is cold even where the CUDA Kokkos is cached (a fresh clone got no
-# ccache hits through nvcc_wrapper on 2026-12-04: ~60 min of 2 cores); only one it has built before
-# is minutes.
+# A checkout's first CUDA build is cold unless ccache holds this revision's units (a fresh clone ran
+# ~60 min of 2 cores on 2026-12-04, when a define carried the checkout's path in 103 units; since
+# 2e1e45f only 7 do, but nothing here knows what the cache holds); one it has built before is minutes.
 cuda_built_here() { [ -f build/cuda/CMakeCache.txt ]; }
 if [ "${TFBENCH_CUDA:-auto}" = 0 ]; then
   echo "[test] CUDA stage skipped: TFBENCH_CUDA=0" >&2

@@ -133,7 +133,7 @@ std::string roofline_text(const ResultRow& row) {
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
   const bool peak = row.roofline_ceiling.rfind("peak", 0) == 0;
-  const bool one_thread = row.roofline_threads == 1 && row.threads > 1;
+  const bool one_thread = bound_by_one_thread(row);
   const double beside = peak ? row.peak_beside_gflops : row.bandwidth_beside_gbs;
   std::vector<std::string> notes;
   if (one_thread) notes.push_back("1 thread");

@@ -125,8 +125,8 @@ HeadlineRate headline_rate(const ResultRow& row) {
     r.fraction = row.roofline_fraction;
     r.ceiling = ceiling_words(row.roofline_ceiling);
     const bool bandwidth = row.roofline_ceiling.rfind("bw_", 0) == 0;
-    if (row.roofline_threads == 1 && row.threads > 1) {
-      r.ceiling += " of one thread";  // cached: nothing is measured beside at one thread
+    if (bound_by_one_thread(row)) {
+      r.ceiling += " of one thread";
     } else if (std::isfinite(bandwidth ? row.bandwidth_beside_gbs : row.peak_beside_gflops)) {
       r.ceiling += " beside it";
     }

@@ -38,6 +38,20 @@ double ping_pong(std::atomic<std::int64_t>& line, std::int64_t trips) {
   return seconds;
 }
 
+/// Seconds of `trips` round trips in one region of `threads` threads, `line` back at 0 afterwards.
+double timed_region(int threads, std::atomic<std::int64_t>& line, std::int64_t trips) {
+  double seconds = 0.0;
+#pragma omp parallel num_threads(threads)
+  {
+    const double s = ping_pong(line, trips);
+    if (omp_get_thread_num() == 0) {
+      seconds = s;
+      line.store(0, std::memory_order_relaxed);  // ping_pong's last barrier: thread 1 is done with it
+    }
+  }
+  return seconds;
+}
+
 }  // namespace
 
 std::vector<double> sample_handoff_rate(int threads, int samples, double min_sample_s) {
@@ -47,27 +61,11 @@ std::vector<double> sample_handoff_rate(int threads, int samples, double min_sam
   // Trips per sample from a short warm-up, so that a sample lasts about min_sample_s. Short, because
   // with fewer CPUs than threads each trip waits for the scheduler (milliseconds).
   std::int64_t trips = 100;
-  double warmup_s = 0.0;
-#pragma omp parallel num_threads(threads)
-  {
-    const double s = ping_pong(line, trips);
-    if (omp_get_thread_num() == 0) {
-      warmup_s = s;
-      line.store(0, std::memory_order_relaxed);  // ping_pong's last barrier: thread 1 is done with it
-    }
-  }
+  const double warmup_s = timed_region(threads, line, trips);
   if (!(warmup_s > 0)) return rates;  // the runtime gave one thread: nothing crossed to another core
   trips = std::max<std::int64_t>(100, static_cast<std::int64_t>(trips * min_sample_s / warmup_s));
   for (int s = 0; s < samples; ++s) {
-    double seconds = 0.0;
-#pragma omp parallel num_threads(threads)
-    {
-      const double t = ping_pong(line, trips);
-      if (omp_get_thread_num() == 0) {
-        seconds = t;
-        line.store(0, std::memory_order_relaxed);
-      }
-    }
+    const double seconds = timed_region(threads, line, trips);
     if (seconds > 0) rates.push_back(static_cast<double>(trips) / seconds);
   }
   return rates;

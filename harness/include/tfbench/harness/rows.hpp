@@ -23,6 +23,12 @@ inline constexpr double kRooflineTolerance = 1.05;
 void derive_case_fields(std::vector<ResultRow>& rows, const workloads::Ceilings* ceilings,
                         const workloads::Ceilings* one_thread = nullptr);
 
+/// Whether a multi-threaded worker's row is bound by one thread's (cached) ceilings rather than its
+/// threads' (roofline_threads): nothing was then measured beside it at the bound's thread count.
+inline bool bound_by_one_thread(const ResultRow& row) {
+  return row.roofline_threads == 1 && row.threads > 1;
+}
+
 /// The rate that matters for a row: the one of the ceiling that bounds it on the roofline; without
 /// ceilings, GB/s below one flop per byte, else GFLOP/s.
 struct HeadlineRate {
