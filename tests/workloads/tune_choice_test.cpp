@@ -177,3 +177,45 @@ TEST_CASE("tune: a sample times the candidate's repeated calls, not the call aft
   steady_seconds_per_call([&] { ++calls; }, 1e-3);
   CHECK(calls >= 3);
 }
+
+TEST_CASE("tune: the specialized kernel is measured with and without prefetching where its items allow it",
+          "[tuning]") {
+#if defined(__AVX512F__)
+  constexpr bool sixteen_row_blocks = true;  // the engine's f64 kernel of 16-row blocks prefetches
+#else
+  constexpr bool sixteen_row_blocks = false;
+#endif
+  tfbench::workloads::TuneOptions o;
+  o.space = tfbench::ExecSpaceKind::Serial;
+  o.threads = 1;
+  o.item_dims = {4, 16};
+  o.levels = {tfbench::ops::MemoryLevel::L2};
+  o.max_sizes_per_level = 1;
+  o.dtypes = {tfbench::DType::F64};
+  o.solve = false;
+  o.rounds = 1;
+  o.min_time_s = 1e-4;
+  o.busy_share = 2.0;
+  o.caches = tfbench::workloads::detect_cache_sizes();
+  const auto results = tfbench::workloads::tune_batched(o, [](const std::string&) {});
+  REQUIRE(results.size() == 2);
+  for (const auto& r : results) {
+    CAPTURE(r.cls.item_dim);
+    int with = 0, without = 0;
+    for (const TuneCandidate& c : r.candidates) {
+      if (c.provider != ItemProvider::Specialized) continue;
+      REQUIRE(c.prefetch.has_value());
+      if (!*c.prefetch) {
+        ++without;
+        CHECK(c.skipped.find("does not apply") == std::string::npos);
+      } else {
+        ++with;
+        const bool applies = sixteen_row_blocks && r.cls.item_dim == 16;
+        CHECK((c.skipped == "prefetching does not apply to these items") == !applies);
+        CHECK(c.label().find("specialized+prefetch") == 0);
+      }
+    }
+    CHECK(with == without);  // one of each per store kind
+    CHECK(with == 2);        // regular and streaming stores beyond the L1
+  }
+}
