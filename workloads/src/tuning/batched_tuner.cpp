@@ -172,12 +172,9 @@ std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, Memo
     }
   };
   if (family == BatchedFamily::Gemm) {
-    // Both kernels with and without prefetching the next item: which wins depends on the machine and
-    // on where the batch lives (libxsmm on a Xeon: off 9% faster for 32 x 32 items in the LLC, on
-    // 4-19% from DRAM; the specialized 16 x 16 kernel on the EPYC VM: 1.35x from DRAM, 0.97-0.99x in
-    // the LLC). The specialized kernel prefetches only some items (16-row blocks of f64): for the
-    // others its prefetching candidate is skipped when it runs.
-    for (bool prefetch : {false, true}) with_stores(ItemProvider::Specialized, prefetch);
+    with_stores(ItemProvider::Specialized, std::nullopt);
+    // libxsmm with and without prefetching the next item: which wins depends on the machine and on
+    // where the batch lives (on a Xeon, off 9% faster for 32 x 32 items in the LLC, on 4-19% from DRAM).
     for (bool prefetch : {false, true}) with_stores(ItemProvider::Libxsmm, prefetch);
     sequential(ItemProvider::KokkosBatched);
   } else {
@@ -227,7 +224,7 @@ class ClassBench {
   double bytes() const { return bytes_; }
 
   /// Runs the candidate once; an error message when the engine refuses it or runs it otherwise than
-  /// asked (streaming stores or prefetching these items do not allow: the same route as without).
+  /// asked (streaming stores these items do not allow: the same route as the regular stores).
   std::string run(Session& s, const TuneCandidate& c) {
     ops::BatchedOptions options;
     options.provider = c.provider;
@@ -240,8 +237,6 @@ class ClassBench {
     if (!ran) return ran.error().what();
     if (c.streaming_stores.value_or(false) && !ran->streaming_stores.value_or(false))
       return "streaming stores do not apply to these items";
-    if (c.prefetch.value_or(false) && !ran->prefetch.value_or(false))
-      return "prefetching does not apply to these items";
     return std::string();
   }
 

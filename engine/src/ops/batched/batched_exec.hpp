@@ -18,7 +18,7 @@ struct ItemsRoute {
   RouteMode mode = RouteMode::Sequential;
   int lanes = 1;
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
-  bool prefetch = false;  // GEMM, libxsmm and specialized: fetch the next item's lines where the items allow
+  bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
 };
 
@@ -28,17 +28,10 @@ bool gemm_provider_applies(ops::ItemProvider provider, const GemmBatch<T>& g);
 template <class Space, class T>
 bool solve_provider_applies(ops::ItemProvider provider, const SolveBatch<T>& s);
 
-/// What `provider` does for this batch when its route asks (ItemsRoute::stream_c and ::prefetch).
-struct GemmItemsAbilities {
-  /// C written with streaming stores: host builds with the instructions; beta = 0; the items'
-  /// alignment and size, per provider.
-  bool streams_c = false;
-  /// The next item's lines fetched while one computes: libxsmm's prefetching kernel whenever it runs;
-  /// the specialized kernel's for packed f64 items of 16-row blocks (specialized_prefetches).
-  bool prefetches = false;
-};
+/// Whether `provider` writes this batch's C with streaming stores when its route asks for them (host
+/// builds with the instructions; beta = 0; the items' alignment and size, per provider).
 template <class T>
-GemmItemsAbilities gemm_abilities_on(ops::ItemProvider provider, const GemmBatch<T>& g);
+bool streams_c_on(ops::ItemProvider provider, const GemmBatch<T>& g);
 
 /// C_i = alpha A_i B_i + beta C_i on `space` along `route`.
 template <class Space, class T>

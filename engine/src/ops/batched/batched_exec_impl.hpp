@@ -95,16 +95,16 @@ bool gemm_provider_applies(const ops::ItemProvider provider, const GemmBatch<T>&
 }
 
 template <class T>
-GemmItemsAbilities gemm_abilities_on(const ops::ItemProvider provider, const GemmBatch<T>& g) {
+bool streams_c_on(const ops::ItemProvider provider, const GemmBatch<T>& g) {
   switch (provider) {
     case ops::ItemProvider::Specialized:
-      return {specialized_streams_c(g), specialized_prefetches(g)};
+      return specialized_streams_c(g);
     case ops::ItemProvider::Libxsmm:
       if constexpr (std::is_same<T, double>::value || std::is_same<T, float>::value)
-        return {libxsmm_streams_c(g), true};
-      return {};
+        return libxsmm_streams_c(g);
+      return false;
     default:
-      return {};
+      return false;
   }
 }
 
@@ -130,7 +130,7 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
   const int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
-      with_specialized_chunk(g, route.stream_c, route.prefetch, [&](const auto& chunk) {
+      with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
         run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, chunk);
       });
       return;

@@ -26,8 +26,8 @@
 #define TFBENCH_BATCHED_INSTANTIATE_CUDA(T)
 #endif
 
-#define TFBENCH_BATCHED_INSTANTIATE(T)                                                      \
-  template GemmItemsAbilities gemm_abilities_on<T>(ops::ItemProvider, const GemmBatch<T>&); \
-  TFBENCH_BATCHED_INSTANTIATE_SERIAL(T)                                                     \
-  TFBENCH_BATCHED_INSTANTIATE_OPENMP(T)                                                     \
+#define TFBENCH_BATCHED_INSTANTIATE(T)                                   \
+  template bool streams_c_on<T>(ops::ItemProvider, const GemmBatch<T>&); \
+  TFBENCH_BATCHED_INSTANTIATE_SERIAL(T)                                  \
+  TFBENCH_BATCHED_INSTANTIATE_OPENMP(T)                                  \
   TFBENCH_BATCHED_INSTANTIATE_CUDA(T)

@@ -83,7 +83,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
                                             "tfbench::engine::ops::batched_gemm::output");
       }
       execute_gemm(space, selected->items_route(), g);
-      return selected->run(count, gemm_abilities_on(selected->provider, g));
+      return selected->run(count, streams_c_on(selected->provider, g));
     });
   });
 }

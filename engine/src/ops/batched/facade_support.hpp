@@ -174,9 +174,8 @@ inline std::size_t index_of(ops::ItemProvider p) {
 struct SelectedRoute {
   BatchRoute route;
   ops::ItemProvider provider;
-  bool tuned = false;  // taken from the policy's AutoTuning
-  bool prefetch =
-      false;  // GEMM, libxsmm and specialized: the next item's lines fetched where the items allow
+  bool tuned = false;     // taken from the policy's AutoTuning
+  bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: C in streaming stores where the items allow
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
@@ -195,13 +194,13 @@ struct SelectedRoute {
     }
     return {mode, route.lanes, provider, prefetch, stream_c};
   }
-  /// The report of the route; `gemm`: what the provider can do for this GEMM's items
-  /// (gemm_abilities_on; empty for a solve). Prefetch is reported where the items allow it.
-  ops::BatchRun run(std::int64_t items, std::optional<GemmItemsAbilities> gemm = std::nullopt) const {
+  /// The report of the route; `c_streams`: whether the provider could stream this GEMM's C
+  /// (streams_c_on; empty for a solve).
+  ops::BatchRun run(std::int64_t items, std::optional<bool> c_streams = std::nullopt) const {
     ops::BatchRun r{route.strategy, route.lanes, provider, items, tuned, std::nullopt, std::nullopt};
-    if (gemm && gemm->prefetches) r.prefetch = prefetch;
-    if (gemm && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
-      r.streaming_stores = stream_c && gemm->streams_c;
+    if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
+    if (c_streams && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
+      r.streaming_stores = stream_c && *c_streams;
     return r;
   }
 };

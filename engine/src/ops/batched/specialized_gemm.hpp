@@ -299,7 +299,6 @@ template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
 struct FixedGemmChunk {
   GemmBatch<T> g;
   bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
-  bool prefetch = false;  // packed f64 items of 16-row blocks: each fetches the next item's lines
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     // alpha == 1 (the common case) as a literal: the scaling folds away in the inlined kernel.
@@ -318,17 +317,6 @@ struct FixedGemmChunk {
     return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
 
- public:
-  /// Whether these items' kernel can fetch the next item while it computes one (`prefetch`).
-  static constexpr bool prefetching_kernel() {
-#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
-    return packed_square_f64() && M % 16 == 0;
-#else
-    return false;
-#endif
-  }
-
- private:
   /// One packed item with beta 0 into `out` (the streaming path's tile): the kernel the regular
   /// path runs for the same item, so that streamed and regular stores of C agree bit for bit.
   KOKKOS_FORCEINLINE_FUNCTION void compact_item(const T alpha, const T* a, const T* b, T* out) const {
@@ -365,19 +353,7 @@ struct FixedGemmChunk {
       if (stream_c) {
         for (std::int64_t i = begin; i < end; ++i) {
           T tile[M * N];
-          const T *a = g.a.data + i * (M * K), *b = g.b.data + i * (K * N);
-#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
-          if constexpr (prefetching_kernel()) {
-            if (prefetch) {
-              const std::int64_t next = i + 1 < end ? i + 1 : i;
-              gemm_f64_16row_item<M, true, NextItem::Operands>(
-                  alpha, a, b, T(0), tile, g.a.data + next * (M * K), g.b.data + next * (K * N));
-              store_streaming<T, M * N>(g.c.data + i * (M * N), tile);
-              continue;
-            }
-          }
-#endif
-          compact_item(alpha, a, b, tile);
+          compact_item(alpha, g.a.data + i * (M * K), g.b.data + i * (K * N), tile);
           store_streaming<T, M * N>(g.c.data + i * (M * N), tile);
         }
         streaming_stores_done();
@@ -403,12 +379,8 @@ struct FixedGemmChunk {
     }
 #endif
 #if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
-    if constexpr (prefetching_kernel()) {
-      if (prefetch) {
-        gemm_f64_16row_items<M, BetaZero, true>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
-      } else {
-        gemm_f64_16row_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
-      }
+    if constexpr (packed_square_f64() && M % 16 == 0) {
+      gemm_f64_16row_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
@@ -501,11 +473,9 @@ decltype(auto) with_specialized_size(int n, F&& f) {
 }
 
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
-/// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c);
-/// `prefetch`: fetch the next item's lines where the kernel can (specialized_prefetches).
+/// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c).
 template <class T, class F>
-decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, const bool prefetch,
-                                      F&& f) {
+decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, F&& f) {
   const bool beta_zero = g.beta == T(0);
   const ItemLayout layout = classify(g);
   auto by_size = [&](auto size_tag) {
@@ -520,8 +490,8 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
         constexpr bool B0 = decltype(beta_tag)::value;
         switch (layout) {
           case ItemLayout::Packed:
-            using Chunk = FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>;
-            return f(Chunk{g, B0 && stream_c && streams_c(g, S), prefetch && Chunk::prefetching_kernel()});
+            return f(
+                FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && stream_c && streams_c(g, S)});
           case ItemLayout::UnitRows:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
           default:
@@ -539,21 +509,6 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
 template <class T>
 bool specialized_streams_c(const GemmBatch<T>& g) {
   return classify(g) == ItemLayout::Packed && has_fixed_kernel(g.m(), g.n(), g.k()) && streams_c(g, g.m());
-}
-
-/// Whether the specialized kernel fetches the next item's lines when its route asks (`prefetch`):
-/// packed f64 items of a compile-time size in 16-row blocks (FixedGemmChunk::prefetching_kernel).
-template <class T>
-bool specialized_prefetches(const GemmBatch<T>& g) {
-  if (classify(g) != ItemLayout::Packed || !has_fixed_kernel(g.m(), g.n(), g.k())) return false;
-  return with_specialized_size(g.m(), [](auto size_tag) {
-    constexpr int S = decltype(size_tag)::value;
-    if constexpr (S == 0) {
-      return false;
-    } else {
-      return FixedGemmChunk<T, S, S, S, ItemLayout::Packed, true>::prefetching_kernel();
-    }
-  });
 }
 
 }  // namespace tfbench::impl::batched

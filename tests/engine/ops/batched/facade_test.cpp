@@ -536,53 +536,6 @@ TEST_CASE(
               .has_value());
 }
 
-TEST_CASE("batched_gemm: the specialized kernel prefetches the next item where its items allow, same results",
-          "[batched][facade]") {
-#if defined(__AVX512F__)
-  constexpr bool sixteen_row_blocks = true;  // columns_16_avx512.hpp: f64 n = 16 and 32
-#else
-  constexpr bool sixteen_row_blocks = false;
-#endif
-  auto backend = backend_for_test();
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                for (Index n : {8, 16, 32}) {
-                  // An odd count: the lanes' last items (which fetch their own lines) at both ends.
-                  const Index items = 37;
-                  auto a = random_tensor(n, n, items, 30 + n), b = random_tensor(n, n, items, 40 + n);
-                  const auto c0 = random_values(std::size_t(n * n * items), 50 + n);
-                  const bool allowed = sixteen_row_blocks && n % 16 == 0;
-                  std::vector<BatchStrategy> strategies{BatchStrategy::Sequential};
-                  if (s.context().can_fan_out()) strategies.push_back(BatchStrategy::OuterParallel);
-                  for (BatchStrategy strategy : strategies)
-                    for (double beta : {0.0, 0.5})
-                      for (bool stream : {false, true}) {
-                        if (stream && beta != 0.0) continue;
-                        CAPTURE(n, tfbench::name(strategy), beta, stream);
-                        BatchedOptions o;
-                        o.provider = ItemProvider::Specialized;
-                        o.policy = BatchPolicy{strategy, tfbench::BatchThresholds{}, nullptr};
-                        o.streaming_stores = stream;
-                        std::vector<tfbench::Tensor<double, tfbench::Rank<3>, tfbench::Host>> out;
-                        for (bool prefetch : {false, true}) {
-                          o.prefetch = prefetch;
-                          out.push_back(tfbench::testing::aligned_items(n, items, 0.0));
-                          std::copy(c0.begin(), c0.end(), out.back().data());
-                          auto ran = tfbench::ops::batched_gemm_into(s, a, b, out.back(), 1.0, beta, o);
-                          REQUIRE(ran.has_value());
-                          CHECK(gemm_error(a.view(), b.view(), out.back().view(), c0, 1.0, beta) <= 1e-12);
-                          CHECK(ran->prefetch == (allowed ? std::optional<bool>(prefetch) : std::nullopt));
-                          const std::string described = tfbench::ops::describe(*ran);
-                          CHECK((described.find("+prefetch") != std::string::npos) == (prefetch && allowed));
-                        }
-                        // Fetching lines changes no arithmetic: the two agree bit for bit.
-                        CHECK(std::equal(out[0].data(), out[0].data() + n * n * items, out[1].data()));
-                      }
-                }
-              })
-              .has_value());
-}
-
 TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting contract; singular items",
           "[batched][facade]") {
   auto backend = backend_for_test();

@@ -98,7 +98,7 @@ struct TuneOptions {
   double busy_share = kBusyHostShare;
 };
 
-/// One provider/strategy pair (GEMM: with and without prefetching the next item; beyond the L1: with
+/// One provider/strategy pair (libxsmm: with and without prefetching; GEMM items beyond the L1: with
 /// and without streaming stores of C) measured for a class.
 struct TuneCandidate {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;

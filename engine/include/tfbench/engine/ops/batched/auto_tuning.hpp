@@ -50,8 +50,8 @@ struct TuningClass {
 struct TuningChoice {
   ItemProvider provider = ItemProvider::Specialized;
   std::optional<BatchStrategy> strategy;
-  /// libxsmm and the specialized kernel: whether it prefetches the next item
-  /// (BatchedOptions::prefetch). Empty: the built-in rule (on beyond the L2 cache).
+  /// libxsmm: whether its kernel prefetches the next item (BatchedOptions::prefetch). Empty: the
+  /// built-in rule (on beyond the L2 cache).
   std::optional<bool> prefetch;
   /// GEMM items of the specialized kernel or libxsmm: whether C is written with streaming stores
   /// (BatchedOptions::streaming_stores). Empty: the built-in rule.

@@ -27,12 +27,10 @@ struct BatchedOptions {
   std::optional<BatchPolicy> policy;
   std::optional<ItemProvider> provider;
   Pivoting pivoting = Pivoting::Partial;  // batched_solve only
-  /// GEMM items of libxsmm or of the specialized kernel: whether the kernel fetches the next item's
-  /// lines while it computes one (libxsmm's prefetching kernel; the specialized kernel's packed f64
-  /// items in 16-row blocks, n = 16 and 32 on AVX-512 hosts; elsewhere it has no effect). Empty: the
-  /// tuning's choice for the problem's class, else on for batches beyond the L2 cache (streaming).
-  /// Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, libxsmm's off is 9% faster
-  /// for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
+  /// libxsmm items only: whether the kernel prefetches the next item's operands while it computes
+  /// one. Empty: the tuning's choice for the problem's class, else on for batches beyond the L2 cache
+  /// (streaming). Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9%
+  /// faster for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
   std::optional<bool> prefetch;
   /// GEMM items of the specialized kernel or libxsmm with beta = 0: whether C is written with
   /// non-temporal (streaming) stores, which skip reading each output line before writing it and leave
@@ -50,7 +48,7 @@ struct BatchRun {
   ItemProvider provider = ItemProvider::Specialized;
   std::int64_t items = 0;
   bool tuned = false;            // Auto took the provider (and strategy) from the policy's AutoTuning
-  std::optional<bool> prefetch;  // GEMM routes whose items allow it: whether the next item was prefetched
+  std::optional<bool> prefetch;  // libxsmm routes: whether its kernel prefetched the next item
   /// GEMM routes of the specialized kernel and libxsmm: whether C was written with streaming stores.
   std::optional<bool> streaming_stores;
 };
