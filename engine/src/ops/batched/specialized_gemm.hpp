@@ -14,8 +14,8 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "column_blocks_avx512.hpp"
 #include "column_pairs_4x4_avx512.hpp"
-#include "columns_16_avx512.hpp"
 #include "columns_8x8_avx512.hpp"
 #include "item_batch.hpp"
 #include "pair_items_avx512.hpp"
@@ -312,7 +312,7 @@ struct FixedGemmChunk {
  private:
   /// Packed square f64 items: those of the AVX-512 kernels (2 x 2 two per vector,
   /// pair_items_avx512.hpp; 4 x 4 two columns per vector, column_pairs_4x4_avx512.hpp; 8 x 8 a column
-  /// per vector, columns_8x8_avx512.hpp; multiples of 16 in 16-row blocks, columns_16_avx512.hpp).
+  /// per vector, columns_8x8_avx512.hpp; 16 and 32 in blocks of whole columns, column_blocks_avx512.hpp).
   static constexpr bool packed_square_f64() {
     return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
@@ -338,9 +338,9 @@ struct FixedGemmChunk {
       return;
     }
 #endif
-#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
-    if constexpr (packed_square_f64() && M % 16 == 0) {
-      gemm_f64_16row_item<M, true>(alpha, a, b, T(0), out);
+#if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
+    if constexpr (packed_square_f64() && has_column_blocks(M)) {
+      gemm_f64_column_blocks_item<M, true>(alpha, a, b, T(0), out);
       return;
     }
 #endif
@@ -378,9 +378,9 @@ struct FixedGemmChunk {
       return;
     }
 #endif
-#if defined(TFBENCH_IMPL_COLUMNS_16_AVX512)
-    if constexpr (packed_square_f64() && M % 16 == 0) {
-      gemm_f64_16row_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
+#if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
+    if constexpr (packed_square_f64() && has_column_blocks(M)) {
+      gemm_f64_column_blocks_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
       return;
     }
 #endif
