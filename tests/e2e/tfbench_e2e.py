@@ -1086,6 +1086,7 @@ def test_roofline():
     check(attrs1["blas_coretype_forced"] == "" or "OpenBLAS detected" in attrs1["blas_coretype_forced"],
           "the correction is recorded: %s" % attrs1["blas_coretype_forced"])
     check(w["ceilings_source"] == "measured" and w["ceilings_s"] > 0, "measured: %s" % w["ceilings_source"])
+    check(w["ceilings_measured"] == w["ceilings"], "nothing cached yet: its own ceilings are the row's")
     for column in ("ceiling_gflops", "ceiling_gflops_f32", "ceiling_l1_gbs", "ceiling_l2_gbs", "ceiling_llc_gbs",
                    "ceiling_gbs"):
         check(np.isfinite(w[column]) and w[column] > 0, "%s measured: %s" % (column, w[column]))
@@ -1152,6 +1153,7 @@ def test_roofline():
     check(w2["ceilings_source"].startswith("cached " + cache) and w2["ceilings_s"] == 0,
           "the second run reuses the cache: %s %s" % (w2["ceilings_source"], w2["ceilings_s"]))
     check(w2["ceiling_l2_gbs"] == w["ceiling_l2_gbs"] and w2["ceilings"] == w["ceilings"], "the same ceilings")
+    check(w2["ceilings_measured"] == "", "a cached worker measured none: %r" % w2["ceilings_measured"][:80])
     check("ceilings from " + cache in stdout, "the run says where its ceilings came from:\n" + stdout)
     check("1 worker start(s), ceilings cached" in stdout,
           "the estimate counts no measuring for cached ceilings:\n" + stdout)
@@ -1220,6 +1222,14 @@ def test_roofline():
           % (wb["ceiling_gbs"], wb["ceiling_l2_gbs"]))
     check("dram bandwidth" in stdout and "lower than the cached measurement" in stdout,
           "the run says which ceilings read lower:\n" + stdout)
+    # The file keeps what this worker measured itself beside the combination, and report says which fell short.
+    own = json.loads(wb["ceilings_measured"])["bandwidth"]
+    check(0 < own["dram"]["best"] < 1e6 and own["l2"]["best"] == wb["ceiling_l2_gbs"],
+          "its own measurement: dram %s, l2 %s" % (own["dram"]["best"], own["l2"]["best"]))
+    _, report_b, _ = tfbench("report", work("roofline-best.h5"), expect=0)
+    own_lines = [line for line in report_b.splitlines() if "this worker measured " in line]
+    check(len(own_lines) == 1 and "dram bandwidth" in own_lines[0] and own_lines[0].endswith("than the best kept"),
+          "report names the ceilings this worker measured short of the best kept:\n" + report_b)
     with open(path) as f:
         data = json.load(f)
     stored = data["entries"][0]["ceilings"]["bandwidth"]

@@ -121,6 +121,17 @@ std::string ceilings_text(const WorkerRow& w) {
   return text;
 }
 
+/// "this worker measured l1 bandwidth 15% lower, handoff rate 70% lower than the best kept": the
+/// ceilings of a worker that measured them and took the cache's best of each, where its own fell
+/// more than 10% short (the rows are taken against the best); empty otherwise.
+std::string own_ceilings_text(const WorkerRow& w) {
+  if (w.ceilings_measured.empty() || w.ceilings_measured == w.ceilings) return "";
+  const auto kept = parse_ceilings(w.ceilings), own = parse_ceilings(w.ceilings_measured);
+  if (!kept || !own) return "";
+  const std::string lower = workloads::lower_ceilings(*kept, *own, 0.1);
+  return lower.empty() ? "" : "this worker measured " + lower + " than the best kept";
+}
+
 /// The roofline's verdict for a row: its fraction of the bound, and "!" above 1.05 (a modelling
 /// error: a working set or a traffic count that is wrong, or ceilings measured on a busy machine).
 std::string roofline_text(const ResultRow& row) {
@@ -191,6 +202,8 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
           << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind) << "; exit " << w.exit
           << "\n"
           << (markdown ? "  " : "      ") << ceilings_text(w) << "\n";
+      const std::string own = own_ceilings_text(w);
+      if (!own.empty()) out << (markdown ? "  " : "      ") << own << "\n";
     }
     if (rows.empty()) continue;
     impl::TextTable table({"case", "variant", "threads>", "median>", "p5 .. p95>", "cv>", "rate>", "AI>",

@@ -83,6 +83,10 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
            "the CPUs of each thread, read back from it after pinning: `<cores|threads> omp:<cpus>,... "
            "others:<cpus>,...` (OpenMP thread 0, 1, ...; then the other threads, OpenBLAS's), CPUs of one "
            "place joined by '+'; `off`: not pinned (--no-pin, or verification failed first)"),
+      text("ceilings_measured", &W::ceilings_measured,
+           "JSON of the ceilings this worker measured itself, as `ceilings`, before the cache's best of each "
+           "was taken (ceilings_source `measured, with the best of ...`); the same as `ceilings` where "
+           "nothing was cached; empty where the worker measured none (cached, reused, off)"),
   };
   return columns;
 }

@@ -223,7 +223,11 @@ class WorkerPlanRun {
     if (!a_.job.ceilings) {
       ceilings_ = m.at("ceilings").get<workloads::Ceilings>();
       ceilings_source_ = options_.measure_ceilings() ? "measured" : "off";
-      if (options_.measure_ceilings()) remember_ceilings(a_.row.ceilings_s);
+      if (options_.measure_ceilings()) {
+        // Kept before remember_ceilings takes the cache's best of each: what this run's machine did.
+        a_.row.ceilings_measured = dump_json(Json(*ceilings_));
+        remember_ceilings(a_.row.ceilings_s);
+      }
       fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_);
     }
     if (a_.row_index) writer_.update_worker(*a_.row_index, a_.row);

@@ -75,6 +75,9 @@ struct WorkerRow {
   std::string ceilings;         // JSON: every ceiling's samples (best, median, worst), the cache sizes
   std::string ceilings_source;  // "measured", "cached <path> (<when>)", "reused" or "off"
   std::string blas_core;        // verified: the kernels OpenBLAS loaded in the worker ("SkylakeX", ...)
+  // JSON: the ceilings this worker measured itself, before the cache's best of each was taken
+  // (`ceilings` then holds the combination); empty where it measured none (cached, reused, off).
+  std::string ceilings_measured;
 };
 
 /// How a result row ended. The file holds the text of `name()`; `Unknown` is a row whose file has
