@@ -16,7 +16,9 @@ After the targets come the run's measurement notes, and the cases they concern a
 target lines: rows timed on a busy host (other work or the hypervisor's steal took more than 10% of
 the worker's CPUs: the row's `host.other_cpu` / `host.steal` metrics), and an engine:auto row that
 ran exactly the route of a forced engine variant of its case yet took a clearly different time (a
-measurement artefact of that instance, not Auto's choice).
+measurement artefact of that instance, not Auto's choice). A worker whose own ceilings fell more
+than 10% short of the best kept in the ceilings cache (its `ceilings_measured` against `ceilings`)
+gets a note too: its rows' roofline bounds use the best kept, which may be another hour's luck.
 
   target_report.py FILE [--markdown]
 
@@ -217,10 +219,42 @@ def _route_text(route):
     return ", ".join(parts)
 
 
-def measurement_notes(rows):
-    """(where, tag, text) for each row timed on a busy host and each Auto row whose time disagrees
-    with a forced variant's on the same route."""
+KEPT_SHORTFALL = 0.10  # as `tfbench report`: an own ceiling this far below the best kept is named
+
+
+def _ceiling_bests(ceilings_json):
+    """{name: best} of a worker's ceilings JSON: the peaks, each level's bandwidth, the handoff rate."""
+    c = json.loads(ceilings_json)
+    bests = {f"{key[5:]} peak": c[key].get("best") for key in ("peak_f64", "peak_f32") if key in c}
+    bests.update({f"{level} bandwidth": v.get("best") for level, v in c.get("bandwidth", {}).items()})
+    if "handoff" in c:
+        bests["handoff rate"] = c["handoff"].get("best")
+    return {name: best for name, best in bests.items() if isinstance(best, (int, float)) and best > 0}
+
+
+def ceiling_notes(workers):
+    """(where, tag, text) for each worker that measured its ceilings and took the cache's better ones:
+    those of its own more than KEPT_SHORTFALL below the best kept (files without `ceilings_measured`:
+    none)."""
     notes = []
+    for w in workers:
+        own_json, kept_json = w.get("ceilings_measured") or "", w.get("ceilings") or ""
+        if not own_json or not kept_json or own_json == kept_json:
+            continue
+        own, kept = _ceiling_bests(own_json), _ceiling_bests(kept_json)
+        short = [f"{name} {100 * (1 - own[name] / best):.0f}% lower" for name, best in kept.items()
+                 if name in own and own[name] < (1 - KEPT_SHORTFALL) * best]
+        if short:
+            notes.append((f"threads={w['threads']} {w['exec_space']}", "ceilings kept",
+                          "this worker measured " + ", ".join(short) + " than the best kept in the ceilings "
+                          "cache, which its rows' roofline bounds use"))
+    return notes
+
+
+def measurement_notes(rows, workers=()):
+    """(where, tag, text) for each row timed on a busy host, each Auto row whose time disagrees with a
+    forced variant's on the same route, and each worker whose own ceilings fell short of those kept."""
+    notes = ceiling_notes(workers)
     for row in rows:
         if row["status"] != "ok":
             continue
@@ -317,7 +351,7 @@ def main():
         print("target_report: no rows of a family with a target in this file", file=sys.stderr)
         return 2
     try:
-        _print_lines(lines, args.markdown, measurement_notes(rows))
+        _print_lines(lines, args.markdown, measurement_notes(rows, [w for _, w in result.workers()]))
     except BrokenPipeError:  # a pager or `head` closed the pipe: not an error
         sys.stderr.close()
     return 0

@@ -202,6 +202,23 @@ class MeasurementNotesTest(unittest.TestCase):
         self.assertIn("engine:sequential timed on a busy host: other work 2% of the worker's CPUs, steal 20%",
                       texts)
 
+    def test_ceilings_kept_better_than_the_workers_own(self):
+        def ceilings(dram, handoff):
+            return json.dumps({"peak_f64": {"best": 100.0}, "bandwidth": {"l1": {"best": 400.0}, "dram": {"best": dram}},
+                               "handoff": {"best": handoff}})
+        kept = ceilings(60.0, 8e6)
+        workers = [{"threads": 2, "exec_space": "openmp", "ceilings": kept, "ceilings_measured": ceilings(40.0, 2.4e6)},
+                   {"threads": 1, "exec_space": "openmp", "ceilings": kept, "ceilings_measured": ceilings(57.0, 8e6)},
+                   {"threads": 1, "exec_space": "serial", "ceilings": kept, "ceilings_measured": ""},
+                   {"threads": 4, "exec_space": "openmp", "ceilings": kept}]  # a file of an older writer
+        notes = target_report.ceiling_notes(workers)
+        self.assertEqual(len(notes), 1, notes)  # 5% short is no note; cached or older: nothing to compare
+        where, tag, text = notes[0]
+        self.assertEqual((where, tag), ("threads=2 openmp", "ceilings kept"))
+        self.assertIn("this worker measured dram bandwidth 33% lower, handoff rate 70% lower than the best kept", text)
+        self.assertNotIn("l1", text)
+        self.assertEqual(target_report.measurement_notes([], workers), notes)
+
     def test_same_route_other_time(self):
         tuned = dict(self.ROUTE, **{"route.tuned": 1})
         rows = [self.row("engine:auto", 2.5, tuned), self.row("engine:outer_parallel", 1.0, self.ROUTE),
