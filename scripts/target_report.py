@@ -219,7 +219,7 @@ def _route_text(route):
     return ", ".join(parts)
 
 
-KEPT_SHORTFALL = 0.10  # as `tfbench report`: an own ceiling this far below the best kept is named
+KEPT_SHORTFALL = 0.10  # workloads/include/tfbench/workloads/ceilings.hpp kKeptCeilingShortfall
 
 
 def _ceiling_bests(ceilings_json):

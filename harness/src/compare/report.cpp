@@ -128,7 +128,7 @@ std::string own_ceilings_text(const WorkerRow& w) {
   if (w.ceilings_measured.empty() || w.ceilings_measured == w.ceilings) return "";
   const auto kept = parse_ceilings(w.ceilings), own = parse_ceilings(w.ceilings_measured);
   if (!kept || !own) return "";
-  const std::string lower = workloads::lower_ceilings(*kept, *own, 0.1);
+  const std::string lower = workloads::lower_ceilings(*kept, *own, workloads::kKeptCeilingShortfall);
   return lower.empty() ? "" : "this worker measured " + lower + " than the best kept";
 }
 

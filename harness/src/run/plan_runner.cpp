@@ -527,7 +527,8 @@ class WorkerPlanRun {
                      " was sized differently (caches or LLC ladder); this measurement replaces it");
     } else if (cached) {
       const workloads::Ceilings best = workloads::best_of(cached->ceilings, *ceilings_);
-      const std::string lower = workloads::lower_ceilings(cached->ceilings, *ceilings_, 0.1);
+      const std::string lower =
+          workloads::lower_ceilings(cached->ceilings, *ceilings_, workloads::kKeptCeilingShortfall);
       if (!lower.empty()) {
         progress_.note(label_ + ": measured " + lower + " than the cached measurement of " +
                        cached->measured_utc + "; the rows are taken against the best of each");

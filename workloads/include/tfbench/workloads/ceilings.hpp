@@ -105,6 +105,10 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now);
 /// from `earlier`.
 std::string lower_ceilings(const Ceilings& earlier, const Ceilings& now, double margin);
 
+/// The margin at which a worker's own ceilings are named short of those kept in the cache: by the run
+/// as it measures them, and by `report` from the file (its ceilings_measured against its ceilings).
+inline constexpr double kKeptCeilingShortfall = 0.1;
+
 /// The ceiling whose median sample falls furthest below its best, as "l2 bandwidth: median sample
 /// 45% below the best", when that exceeds `limit`; empty otherwise: such ceilings were measured on a
 /// busy machine.
