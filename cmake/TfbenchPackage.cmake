@@ -1,7 +1,7 @@
 # Installable, exported package: find_package(tfbench) gives tfbench::engine and tfbench::workloads.
 include(CMakePackageConfigHelpers)
 include(GNUInstallDirs)
-install(TARGETS tfbench_engine tfbench_workloads tfbench_flags tfbench_blas EXPORT tfbenchTargets
+install(TARGETS tfbench_engine tfbench_workloads tfbench_flags tfbench_blas tfbench_openmp_runtime EXPORT tfbenchTargets
         ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR}
         LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
         INCLUDES DESTINATION ${CMAKE_INSTALL_INCLUDEDIR})

@@ -69,7 +69,7 @@ as_root() {
 
 # ---------------------------------------------------------------- Debian packages
 PACKAGES=(
-  build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils patchelf
+  build-essential g++ gfortran cmake ninja-build ccache pkg-config git dpkg-dev xz-utils patchelf libomp-dev
   libopenblas-dev liblapacke-dev
   libyaml-cpp-dev libcli11-dev catch2 libbenchmark-dev
   libhdf5-dev hdf5-tools libssl-dev nlohmann-json3-dev

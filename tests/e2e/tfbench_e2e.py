@@ -144,6 +144,10 @@ def test_smoke():
             mode = re.search(r"\[(\w+)\]", f.read()).group(1)
         check(attrs.get("transparent_hugepage") == mode, "the huge page mode %s recorded: %s" %
               (mode, attrs.get("transparent_hugepage")))
+    # The OpenMP runtime the run's processes loaded: a real library file, libomp or libgomp.
+    omp = attrs.get("openmp_runtime", "")
+    check(os.path.isfile(omp) and re.match(r"lib(g?omp)", os.path.basename(omp)) is not None,
+          "openmp_runtime names the runtime library: %r" % omp)
     with open(os.path.join(ARGS.source_dir, "configs", "smoke.yaml")) as f:
         smoke_text = f.read()
     with h5py.File(out, "r") as f:
@@ -247,15 +251,18 @@ def test_verification():
         check_verified(workers, rows)
         check(workers[0]["omp_proc_bind"] == "", "OMP_PROC_BIND removed in the worker")
 
+        # Places of one hardware thread each: the default places are the runtime's own reading of the
+        # topology (libomp reads the EPYC VM's two vCPUs as one core's two threads, one place of both).
         out = fresh("bind_forced.h5")
         _, stdout, _ = tfbench("run", config("tiny.yaml"), "--threads", "max", "--no-ceilings", "--out", out,
-                               "--omp-proc-bind", "true", expect=1)
+                               "--omp-proc-bind", "true", "--omp-places", "threads", expect=1)
         check("verification failed" in stdout, "run reports the failed verification")
         attrs, workers, rows = rows_of(out)
         check(len(workers) == 1, "one worker")
         check(workers[0]["exit"].startswith("verification failed: the affinity mask holds 1 CPU(s)"),
               "workers.exit: %s" % workers[0]["exit"])
         check(workers[0]["omp_proc_bind"] == "true", "forced OMP_PROC_BIND recorded")
+        check(workers[0]["omp_places"] == "threads", "forced OMP_PLACES recorded")
         check(int(workers[0]["affinity_cpus"]) == 1, "pinned worker sees one CPU")
         check(rows and all(r["status"] == "error" and r["error"].startswith("verification failed") for r in rows),
               "every row is an error")

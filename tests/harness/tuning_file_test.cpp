@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "run/environment.hpp"
+#include "tfbench/harness/json.hpp"
 #include "tune/tune_run.hpp"
 #include "tune/tuning_file.hpp"
 
@@ -147,6 +148,24 @@ TEST_CASE("tuning file: another CPU or build is refused with the field that diff
   other = here;
   other.caches.llc_bytes += 1;
   CHECK(key_mismatch(other, here)->find("llc_bytes") == 0);
+  // Outer lanes pay or not by the runtime's fork-join: a file measured on another runtime is refused,
+  // and so is one written before the runtime was part of the key (it read back as "").
+  CHECK_FALSE(here.openmp_runtime.empty());
+  other = here;
+  other.openmp_runtime = "/usr/lib/x86_64-linux-gnu/libgomp.so.1.0.0";
+  CHECK(key_mismatch(other, here)->find("openmp_runtime") == 0);
+  TuningFile file_before = sample_file();
+  const std::string before_path = temp_path("before-openmp-key.json");
+  write_tuning_file(before_path, file_before);
+  harness::Json older;
+  std::ifstream(before_path) >> older;
+  REQUIRE(older.at("key").contains("openmp_runtime"));
+  older["key"].erase("openmp_runtime");
+  std::ofstream(before_path) << older.dump();
+  const LoadedTuning before = load_tuning(before_path);
+  CHECK_FALSE(before.tuning);
+  CHECK(before.refusal.find("(openmp_runtime") != std::string::npos);
+  std::remove(before_path.c_str());
 
   TuningFile file = sample_file();
   file.key.online_cpus += 64;

@@ -7,6 +7,7 @@
 #include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/config.hpp"
 #include "tfbench/harness/isa.hpp"
+#include "tfbench/harness/openmp_runtime.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "tfbench/harness/text.hpp"
 #include "tfbench/workloads/registry.hpp"
@@ -40,6 +41,9 @@ void print_info(std::ostream& out) {
   out << "host:            " << host_name() << "\n";
   const std::string thp = transparent_hugepage_mode();
   out << "huge pages:      transparent " << (thp.empty() ? "unknown" : thp) << "\n";
+  const std::string omp = openmp_runtime_library();
+  out << "openmp runtime:  " << (omp.empty() ? "linked statically (no shared library serves omp_*)" : omp)
+      << "\n";
   const workloads::DetectedCaches caches = workloads::detect_caches();
   const auto kib = [](double bytes) { return std::to_string(static_cast<long long>(bytes / 1024)) + " KiB"; };
   out << "caches:          L1d " << kib(caches.sizes.l1_bytes) << ", L2 " << kib(caches.sizes.l2_bytes)

@@ -168,7 +168,8 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
   out << "  Kokkos " << i.kokkos_version << " (" << i.kokkos_spaces << "), " << i.blas_vendor << " "
       << i.blas_threading
       << (i.blas_coretype_forced.empty() ? "" : ", workers' OPENBLAS_CORETYPE=" + i.blas_coretype_forced)
-      << (i.transparent_hugepage.empty() ? "" : ", transparent huge pages " + i.transparent_hugepage) << "\n";
+      << (i.transparent_hugepage.empty() ? "" : ", transparent huge pages " + i.transparent_hugepage)
+      << (i.openmp_runtime.empty() ? "" : ", OpenMP " + i.openmp_runtime) << "\n";
   out << "  configs " << i.config_paths << " (sha256 " << i.config_sha256.substr(0, 12) << "), seed "
       << i.seed << "\n";
   if (!i.merged_from.empty()) out << "  merged from " << i.merged_from << "\n";

@@ -225,6 +225,7 @@ const std::vector<Column<RunInfo>>& run_attributes() {
       text("tuning_sha256", &I::tuning_sha256),
       text("blas_coretype_forced", &I::blas_coretype_forced),
       text("transparent_hugepage", &I::transparent_hugepage),
+      text("openmp_runtime", &I::openmp_runtime),
   };
   return attributes;
 }

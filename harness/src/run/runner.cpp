@@ -12,6 +12,7 @@
 #include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/fault_inject.hpp"
 #include "tfbench/harness/isa.hpp"
+#include "tfbench/harness/openmp_runtime.hpp"
 #include "tfbench/harness/results.hpp"
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
@@ -96,6 +97,7 @@ RunInfo make_run_info(const RunOptions& options, const std::vector<Config>& conf
   info.tuning_sha256 = options.tuning_sha256;
   info.blas_coretype_forced = forced_openblas_core();
   info.transparent_hugepage = transparent_hugepage_mode();
+  info.openmp_runtime = openmp_runtime_library();
   return info;
 }
 

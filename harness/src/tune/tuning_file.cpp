@@ -10,6 +10,7 @@
 #include "results/atomic_write.hpp"
 #include "tfbench/harness/build_info.hpp"
 #include "tfbench/harness/json.hpp"
+#include "tfbench/harness/openmp_runtime.hpp"
 #include "tfbench/harness/sha256.hpp"
 #include "tfbench/harness/system_info.hpp"
 #include "util/json_values.hpp"
@@ -57,7 +58,7 @@ Json key_json(const TuningKey& k) {
               {"git_revision", k.git_revision},     {"compiler", k.compiler},
               {"build_type", k.build_type},         {"build_flags", k.build_flags},
               {"kokkos_version", k.kokkos_version}, {"kokkos_kernels_version", k.kokkos_kernels_version},
-              {"blas_config", k.blas_config}};
+              {"blas_config", k.blas_config},       {"openmp_runtime", k.openmp_runtime}};
 }
 
 TuningKey key_from(const Json& j) {
@@ -74,6 +75,9 @@ TuningKey key_from(const Json& j) {
   k.kokkos_version = j.at("kokkos_version").get<std::string>();
   k.kokkos_kernels_version = j.at("kokkos_kernels_version").get<std::string>();
   k.blas_config = j.at("blas_config").get<std::string>();
+  // Absent in files written before the runtime was recorded: they were measured on libgomp, so the
+  // empty value differs from any runtime found here and the file is ignored with the reason.
+  k.openmp_runtime = j.value("openmp_runtime", std::string());
   return k;
 }
 
@@ -198,6 +202,7 @@ TuningKey current_key() {
   k.kokkos_version = b.kokkos_version;
   k.kokkos_kernels_version = b.kokkos_kernels_version;
   k.blas_config = blas_config_of_workers();
+  k.openmp_runtime = openmp_runtime_library();
   return k;
 }
 

@@ -29,6 +29,8 @@ struct TuningKey {
   ops::CacheSizes caches;
   std::string tfbench_version, git_revision, compiler, build_type, build_flags;
   std::string kokkos_version, kokkos_kernels_version, blas_config;
+  /// The OpenMP runtime library (openmp_runtime.hpp): its fork-join decides whether outer lanes pay.
+  std::string openmp_runtime;
 };
 /// This machine and this build.
 TuningKey current_key();

@@ -54,6 +54,7 @@ struct RunInfo {
   std::string tuning_file, tuning_sha256;  // the tuning the workers installed (empty: none; docs/tuning.md)
   std::string blas_coretype_forced;  // OPENBLAS_CORETYPE tfbench set for its workers, and why ("": none)
   std::string transparent_hugepage;  // the kernel's THP mode ("always", "madvise", "never"; "": unknown)
+  std::string openmp_runtime;        // the OpenMP runtime library the processes ran on ("": older writer)
 };
 
 /// One row of the `workers` table: one worker process.
