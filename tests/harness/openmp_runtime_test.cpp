@@ -3,8 +3,8 @@
 // defines, so a link that lists libgomp first, or anything that pulls it in beside libomp, would run
 // on libgomp silently, or on both.
 
-#include <catch2/catch.hpp>
 #include <omp.h>
+#include <catch2/catch.hpp>
 
 #include <atomic>
 #include <string>
