@@ -38,5 +38,8 @@ if(NOT TFBENCH_OPENMP_RUNTIME STREQUAL "compiler")
     endif()
   endif()
 endif()
-message(STATUS "tfbench: OpenMP runtime ${TFBENCH_OPENMP_RUNTIME_USED} (TFBENCH_OPENMP_RUNTIME="
-               "${TFBENCH_OPENMP_RUNTIME}; libomp: ${TFBENCH_LIBOMP_LIBRARY})")
+if(TFBENCH_OPENMP_RUNTIME_USED STREQUAL "llvm" AND TFBENCH_LIBOMP_LIBRARY)
+  set(_tfbench_runtime_note "; linked ahead of the compiler's: ${TFBENCH_LIBOMP_LIBRARY}")
+endif()
+message(STATUS "tfbench: OpenMP runtime ${TFBENCH_OPENMP_RUNTIME_USED} "
+               "(TFBENCH_OPENMP_RUNTIME=${TFBENCH_OPENMP_RUNTIME}${_tfbench_runtime_note})")
