@@ -4,22 +4,22 @@
 #include <link.h>
 #include <omp.h>
 
-#include <climits>
-#include <cstdlib>
+#include <filesystem>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace tfbench::harness {
 namespace {
 
 std::string file_name(const std::string& path) {
-  const auto slash = path.rfind('/');
-  return slash == std::string::npos ? path : path.substr(slash + 1);
+  return std::filesystem::path(path).filename().string();
 }
 
 std::string real_path(const char* path) {
-  char buffer[PATH_MAX];
-  return realpath(path, buffer) ? std::string(buffer) : std::string(path);
+  std::error_code ec;
+  const auto real = std::filesystem::canonical(path, ec);
+  return ec ? std::string(path) : real.string();
 }
 
 }  // namespace
