@@ -29,6 +29,7 @@ workloads::Ceilings sample(double peak, int threads) {
   c.peak_f64 = {peak, peak * 0.9, peak * 0.8, 5, 3 * 8.0 * 1024 * 1024};
   c.level(ops::MemoryLevel::L2) = {50.0, 48.0, 47.0, 5, 1e6};
   c.llc_sizes = {{30.0, 29.0, 28.0, 5, 4.6e6}, {13.0, 12.5, 12.0, 5, 1.3e8}};
+  c.cache_edges[1] = {{45.0, 44.0, 43.0, 5, 1.25e6}, {20.0, 19.0, 18.0, 5, 2e6}};
   c.caches = {48e3, 2e6, 3e8};
   c.threads = threads;
   return c;  // peak_f32 and the other levels stay unmeasured (NaN)
@@ -59,6 +60,10 @@ TEST_CASE("ceilings cache: an entry per thread configuration, read back as writt
   REQUIRE(one->ceilings.llc_sizes.size() == 2);  // the LLC ladder survives the cache
   CHECK(one->ceilings.llc_sizes[1].best == 13.0);
   CHECK(one->ceilings.llc_sizes[1].working_set_bytes == 1.3e8);
+  CHECK(one->ceilings.cache_edges[0].empty());  // the L2's edge survives the cache, L1 had none
+  REQUIRE(one->ceilings.cache_edges[1].size() == 2);
+  CHECK(one->ceilings.cache_edges[1][1].best == 20.0);
+  CHECK(one->ceilings.cache_edges[1][1].working_set_bytes == 2e6);
   CHECK(std::isnan(one->ceilings.peak_f32.best));
   CHECK(one->measured_utc == "2026-12-02T03:00:02Z");
   const auto two = read_cached_ceilings(path, key, {2, true}, why);
@@ -182,6 +187,7 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   workloads::Ceilings earlier = sample(60.0, 1), now = sample(45.0, 1);  // the host was slower now
   now.level(ops::MemoryLevel::L2) = {70.0, 69.0, 68.0, 5, 1e6};          // but not for the L2
   now.llc_sizes[1].best = 14.0;
+  now.cache_edges[1][1].best = 22.0;
   now.peak_f32.best = 100.0;  // earlier: not measured
   earlier.handoff.best = 2e6;
   now.handoff.best = 1.5e6;  // a slower round trip: the earlier one is what the machine does
@@ -191,6 +197,8 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   CHECK(best.level(ops::MemoryLevel::L2).best == 70.0);
   CHECK(best.llc_sizes[0].best == 30.0);
   CHECK(best.llc_sizes[1].best == 14.0);
+  CHECK(best.cache_edges[1][0].best == 45.0);  // per edge point, like the ladder
+  CHECK(best.cache_edges[1][1].best == 22.0);
   CHECK(best.peak_f32.best == 100.0);
   CHECK(best.handoff.best == 2e6);
   // Sized differently (another thread count, other caches or ladder): the new measurement whole.
@@ -199,6 +207,9 @@ TEST_CASE("ceilings: measuring again keeps the best of each ceiling", "[ceilings
   other = sample(80.0, 1);
   other.llc_sizes.pop_back();
   CHECK(workloads::best_of(other, now).gflops() == 45.0);
+  other = sample(80.0, 1);
+  other.cache_edges[1].pop_back();
+  CHECK_FALSE(workloads::combinable(other, now));
 }
 
 TEST_CASE("ceilings: the peak is the higher of the FMA and the GEMM measurement, both kept", "[ceilings]") {

@@ -279,6 +279,32 @@ TEST_CASE("derive_case_fields: each row against the ceiling of its own memory le
   CHECK(std::isnan(none[0].roofline_fraction));
 }
 
+TEST_CASE("derive_case_fields: a working set lives where its cache's bandwidth holds, not to its capacity",
+          "[rows][roofline]") {
+  using tfbench::ops::MemoryLevel;
+  tfbench::workloads::Ceilings c = four_levels();
+  c.level(MemoryLevel::L1).working_set_bytes = 16e3;  // measured at half the 32 kB L1
+  auto level_of = [&c](double working_set) {
+    std::vector<ResultRow> rows = {roofline_row(1.0, 2e9, 4e9, working_set)};
+    derive_case_fields(rows, &c);
+    return rows[0].memory_level;
+  };
+  CHECK(level_of(30e3) == "l1");  // no edges measured (an older file): the capacity decides
+  // The L1's bandwidth toward its capacity: 95 and 90 GB/s at 20 and 24 kB, then the L2's rate. It
+  // falls through sqrt(100 x 50) = 70.7 GB/s at 24e3 x (28 / 24)^(ln(90 / 70.7) / ln(90 / 40)) = 25.1 kB.
+  c.cache_edges[0] = {
+      {95, 94, 93, 5, 20e3}, {90, 89, 88, 5, 24e3}, {40, 39, 38, 5, 28e3}, {35, 34, 33, 5, 32e3}};
+  CHECK(c.resident_bytes(MemoryLevel::L1) == Catch::Detail::Approx(25.13e3).epsilon(1e-3));
+  CHECK(level_of(25e3) == "l1");
+  CHECK(level_of(30e3) == "l2");
+  CHECK(level_of(32e3) == "l2");  // the capacity itself, filled: not held
+  // An edge that holds the level's rate to the capacity: the capacity.
+  c.cache_edges[0] = {{95, 94, 93, 5, 20e3}, {90, 89, 88, 5, 32e3}};
+  CHECK(c.resident_bytes(MemoryLevel::L1) == 32e3);
+  CHECK(level_of(30e3) == "l1");
+  CHECK(c.resident_bytes(MemoryLevel::LLC) == 8e6);  // the LLC's end is measured otherwise (llc_probe)
+}
+
 TEST_CASE(
     "derive_case_fields: a multi-threaded worker's bound is one thread's or its threads' plus a handoff",
     "[rows][roofline]") {

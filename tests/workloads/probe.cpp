@@ -102,6 +102,12 @@ int main(int argc, char** argv) {
       show(tfbench::ops::name(level), c.level(level), "GB/s");
     }
     for (const auto& size : c.llc_sizes) show("llc (ladder)", size, "GB/s");
+    for (auto level : {tfbench::ops::MemoryLevel::L1, tfbench::ops::MemoryLevel::L2}) {
+      const std::string name = std::string(tfbench::ops::name(level)) + " (edge)";
+      for (const auto& edge : c.cache_edges[static_cast<std::size_t>(level)])
+        show(name.c_str(), edge, "GB/s");
+      std::printf("  %s holds %.0f B\n", tfbench::ops::name(level), c.resident_bytes(level));
+    }
     return 0;
   }
   if (std::string(argv[1]) == "--bandwidth") {

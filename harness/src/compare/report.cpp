@@ -89,6 +89,20 @@ std::string llc_ladder_text(const workloads::Ceilings& ceilings) {
   return text.empty() ? text : text + ")";
 }
 
+/// "; L1 holds 36.2 KiB, L2 1 MiB": where each per-core cache's bandwidth ends at the worker's threads
+/// (Ceilings::resident_bytes), which decides the rows' levels; empty for files without the edges.
+std::string cache_edges_text(const workloads::Ceilings& ceilings) {
+  std::string text;
+  for (ops::MemoryLevel l : {ops::MemoryLevel::L1, ops::MemoryLevel::L2}) {
+    if (ceilings.cache_edges[static_cast<std::size_t>(l)].empty()) continue;
+    const double bytes = ceilings.resident_bytes(l);
+    const bool mib = bytes >= 1048576.0;
+    text += std::string(text.empty() ? "; " : ", ") + (l == ops::MemoryLevel::L1 ? "L1" : "L2") + " holds " +
+            format_number(bytes / (mib ? 1048576.0 : 1024.0), 3) + (mib ? " MiB" : " KiB");
+  }
+  return text;
+}
+
 /// " (fma; dgemm 34.8)": which measurement a peak is, with the other one beside it; empty for files
 /// without the FMA peaks.
 std::string peak_source_text(const workloads::Ceilings& c, bool f32) {
@@ -101,7 +115,7 @@ std::string peak_source_text(const workloads::Ceilings& c, bool f32) {
 }
 
 /// "peak 64.9 GFLOP/s f64 (fma; dgemm 34.8), 130 f32 (fma; sgemm 53); L1 444, L2 45.2, LLC 22.8
-/// (4.6 MiB: 25), DRAM 5.84 GB/s (cached ...)".
+/// (4.6 MiB: 25), DRAM 5.84 GB/s; L1 holds 36.2 KiB, L2 1 MiB (cached ...)".
 std::string ceilings_text(const WorkerRow& w) {
   if (!std::isfinite(w.ceiling_gflops) && !std::isfinite(w.ceiling_gbs)) return "ceilings not measured";
   const auto c = parse_ceilings(w.ceilings);
@@ -117,6 +131,7 @@ std::string ceilings_text(const WorkerRow& w) {
   }
   text += " DRAM " + format_number(w.ceiling_gbs, 3) + " GB/s";
   if (c && c->handoff.measured()) text += "; handoff " + format_number(c->handoff_seconds() * 1e6, 3) + " us";
+  if (c) text += cache_edges_text(*c);
   if (!w.ceilings_source.empty()) text += " (" + w.ceilings_source + ")";
   return text;
 }

@@ -73,7 +73,9 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
              "sample)"),
       text("ceilings", &W::ceilings,
            "JSON: each ceiling's best, median and worst sample, sample count and working set; the LLC's "
-           "bandwidth at further working sets (llc_sizes); the cache sizes the levels were sized by; the "
+           "bandwidth at further working sets (llc_sizes); the L1's and L2's bandwidth toward their capacity "
+           "(cache_edges, v1.9: where each ends decides memory_level); the cache sizes the levels were sized "
+           "by; the "
            "threads (docs/results-format.md, Roofline)"),
       text("ceilings_source", &W::ceilings_source,
            "measured, cached <path> (<when measured>), reused (an earlier worker's) or off"),
@@ -155,8 +157,8 @@ const std::vector<Column<ResultRow>>& result_columns() {
       number("arithmetic_intensity", &R::arithmetic_intensity, "flop/B",
              "flops / the bytes memory_level moves (bytes, and from dram also write_allocate_bytes)"),
       text("memory_level", &R::memory_level,
-           "l1, l2, llc or dram: the level working_set_bytes fits in at the worker's threads (L1 and L2 per "
-           "core)"),
+           "l1, l2, llc or dram: the level working_set_bytes lives in at the worker's threads (L1 and L2 per "
+           "core, up to where their measured bandwidth ends: cache_edges of the ceilings)"),
       text("roofline_ceiling", &R::roofline_ceiling,
            "the ceiling that bounds the row: peak_f64, peak_f32 or bw_<memory_level> (empty: no ceilings)"),
       number("roofline_bound_s", &R::roofline_bound_s, "s",

@@ -15,9 +15,10 @@ namespace tfbench::harness::impl {
 namespace {
 
 // Raised when the measuring code changes: ceilings measured by an older kernel are not reused.
-constexpr int kCeilingsKernelsVersion = 5;  // 2: the LLC ladder (Ceilings::llc_sizes); 3: the FMA peaks;
+constexpr int kCeilingsKernelsVersion = 6;  // 2: the LLC ladder (Ceilings::llc_sizes); 3: the FMA peaks;
                                             // 4: each level the higher of the triad and the in-place kernel;
-                                            // 5: their arrays on huge pages, staggered like the operands
+                                            // 5: their arrays on huge pages, staggered like the operands;
+                                            // 6: each per-core cache's edge (Ceilings::cache_edges)
 
 bool same_entry(const Json& e, const CeilingsEntryKey& k) {
   return e.at("threads").get<int>() == k.threads && e.at("pinned").get<bool>() == k.pinned;

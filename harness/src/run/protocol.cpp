@@ -78,6 +78,12 @@ void to_json(harness::Json& json, const Ceilings& c) {
         ceiling_json(c.bandwidth[static_cast<std::size_t>(l)]);
   harness::Json llc_sizes = harness::Json::array();
   for (const Ceiling& size : c.llc_sizes) llc_sizes.push_back(ceiling_json(size));
+  harness::Json cache_edges = harness::Json::object();
+  for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {
+    harness::Json edges = harness::Json::array();
+    for (const Ceiling& edge : c.cache_edges[l]) edges.push_back(ceiling_json(edge));
+    cache_edges[ops::name(static_cast<ops::MemoryLevel>(l))] = edges;
+  }
   json = {
       {"peak_f64", ceiling_json(c.peak_f64)},
       {"peak_f32", ceiling_json(c.peak_f32)},
@@ -87,6 +93,7 @@ void to_json(harness::Json& json, const Ceilings& c) {
       {"gemm_f32", ceiling_json(c.gemm_f32)},
       {"bandwidth", bandwidth},
       {"llc_sizes", llc_sizes},
+      {"cache_edges", cache_edges},
       {"caches",
        {{"l1_bytes", c.caches.l1_bytes}, {"l2_bytes", c.caches.l2_bytes}, {"llc_bytes", c.caches.llc_bytes}}},
       {"threads", c.threads}};
@@ -112,6 +119,14 @@ void from_json(const harness::Json& json, Ceilings& c) {
   c.llc_sizes.clear();
   if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in older v1.2 files
     for (const harness::Json& size : *sizes) c.llc_sizes.push_back(ceiling_from(size));
+  }
+  for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {  // absent before v1.9: the capacities hold
+    c.cache_edges[l].clear();
+    const auto edges = json.find("cache_edges");
+    if (edges == json.end()) continue;
+    const auto level = edges->find(ops::name(static_cast<ops::MemoryLevel>(l)));
+    if (level == edges->end()) continue;
+    for (const harness::Json& edge : *level) c.cache_edges[l].push_back(ceiling_from(edge));
   }
   c.handoff = part("handoff", Ceiling{});  // absent before v1.6 and at one thread: not measured
   const harness::Json& caches = json.at("caches");

@@ -33,8 +33,7 @@ bool on_host(const ResultRow& row) {
 void derive_roofline(ResultRow& row, const workloads::Ceilings& c, const workloads::Ceilings* one_thread) {
   const double flops = positive_or_zero(row.flops), bytes = positive_or_zero(row.bytes);
   const double footprint = row.working_set_bytes > 0 ? row.working_set_bytes : bytes;
-  if (footprint > 0)
-    row.memory_level = ops::name(workloads::working_set_level(footprint, c.caches, c.threads));
+  if (footprint > 0) row.memory_level = ops::name(c.level_of(footprint));
   const auto precision =
       row.precision == "f32" ? workloads::FlopPrecision::F32 : workloads::FlopPrecision::F64;
   const workloads::Ceiling& peak = precision == workloads::FlopPrecision::F32 ? c.peak_f32 : c.peak_f64;

@@ -19,6 +19,7 @@
 #include "common/physical_memory.hpp"
 #include "common/size_ladder.hpp"
 #include "compute_control/compute_control.hpp"
+#include "tfbench/workloads/llc_probe.hpp"
 #include "tfbench/workloads/tuning.hpp"
 
 namespace tfbench::workloads {
@@ -126,6 +127,31 @@ const Ceiling& Ceilings::bandwidth_at(ops::MemoryLevel l, double bytes) const {
   return *nearest;
 }
 
+double Ceilings::resident_bytes(ops::MemoryLevel l) const {
+  const ops::CacheSizes at = ops::caches_for_threads(caches, threads);
+  const auto i = static_cast<std::size_t>(l);
+  const double capacity = l == ops::MemoryLevel::L1    ? at.l1_bytes
+                          : l == ops::MemoryLevel::L2  ? at.l2_bytes
+                          : l == ops::MemoryLevel::LLC ? at.llc_bytes
+                                                       : std::numeric_limits<double>::infinity();
+  if (i >= cache_edges.size() || cache_edges[i].empty()) return capacity;
+  const Ceiling &own = level(l), &next = level(static_cast<ops::MemoryLevel>(i + 1));
+  if (!own.measured() || !next.measured() || !(next.best < own.best)) return capacity;
+  // The level's own ceiling (at half its capacity), then its edges: one sweep toward the capacity.
+  std::vector<SweepPoint> sweep{{own.working_set_bytes, own.best}};
+  for (const Ceiling& edge : cache_edges[i])
+    if (edge.measured() && edge.working_set_bytes > sweep.back().bytes)
+      sweep.push_back({edge.working_set_bytes, edge.best});
+  const double end = bytes_where_bandwidth_falls(sweep, std::sqrt(own.best * next.best));
+  return end > 0 ? std::min(end, capacity) : capacity;
+}
+
+ops::MemoryLevel Ceilings::level_of(double bytes) const {
+  for (ops::MemoryLevel l : {ops::MemoryLevel::L1, ops::MemoryLevel::L2, ops::MemoryLevel::LLC})
+    if (bytes <= resident_bytes(l)) return l;
+  return ops::MemoryLevel::DRAM;
+}
+
 namespace impl {
 
 Ceiling measure_with_retries(const std::function<Ceiling()>& measure, double retry_spread, int attempts) {
@@ -194,6 +220,12 @@ Ceilings measure_ceilings(const RunContext& ctx) {
   }
   for (double ws : llc_ladder(c.caches, ctx.threads, sizes[static_cast<std::size_t>(ops::MemoryLevel::LLC)]))
     c.llc_sizes.push_back(level_bandwidth(ws, impl::kCacheSampleSeconds));
+  const ops::CacheSizes at = ops::caches_for_threads(c.caches, ctx.threads);
+  for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {
+    const double capacity = l == 0 ? at.l1_bytes : at.l2_bytes;
+    for (double fraction : kCacheEdgeFractions)
+      c.cache_edges[l].push_back(level_bandwidth(fraction * capacity, impl::kCacheSampleSeconds));
+  }
   if (ctx.threads > 1) {
     c.handoff = impl::measure_with_retries(
         [&] {
@@ -214,7 +246,9 @@ bool combinable(const Ceilings& earlier, const Ceilings& now) {
   };
   return earlier.threads == now.threads && earlier.caches.l1_bytes == now.caches.l1_bytes &&
          earlier.caches.l2_bytes == now.caches.l2_bytes && earlier.caches.llc_bytes == now.caches.llc_bytes &&
-         same_sizes(earlier.llc_sizes, now.llc_sizes);
+         same_sizes(earlier.llc_sizes, now.llc_sizes) &&
+         same_sizes(earlier.cache_edges[0], now.cache_edges[0]) &&
+         same_sizes(earlier.cache_edges[1], now.cache_edges[1]);
 }
 
 Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
@@ -230,6 +264,9 @@ Ceilings best_of(const Ceilings& earlier, const Ceilings& now) {
     out.bandwidth[l] = higher_best(earlier.bandwidth[l], now.bandwidth[l]);
   for (std::size_t i = 0; i < out.llc_sizes.size(); ++i)
     out.llc_sizes[i] = higher_best(earlier.llc_sizes[i], now.llc_sizes[i]);
+  for (std::size_t l = 0; l < out.cache_edges.size(); ++l)
+    for (std::size_t i = 0; i < out.cache_edges[l].size(); ++i)
+      out.cache_edges[l][i] = higher_best(earlier.cache_edges[l][i], now.cache_edges[l][i]);
   out.handoff = higher_best(earlier.handoff, now.handoff);
   return out;
 }
@@ -267,10 +304,6 @@ std::string noisy_ceiling(const Ceilings& c, double limit) {
   return name + ": median sample " + std::to_string(static_cast<int>(worst * 100 + 0.5)) + "% below the best";
 }
 
-ops::MemoryLevel working_set_level(double bytes, const ops::CacheSizes& caches, int threads) {
-  return ops::memory_level(bytes, ops::caches_for_threads(caches, threads));
-}
-
 namespace {
 
 /// The bound at the ceilings' own threads (see roofline_bound), without a handoff.
@@ -280,8 +313,7 @@ std::optional<RooflineBound> bound_at(const Ceilings& ceilings, double flops, do
   const bool has_flops = flops > 0, has_bytes = bytes > 0;
   RooflineBound r;
   r.threads = ceilings.threads;
-  r.level =
-      working_set_level(working_set_bytes > 0 ? working_set_bytes : bytes, ceilings.caches, ceilings.threads);
+  r.level = ceilings.level_of(working_set_bytes > 0 ? working_set_bytes : bytes);
   // Only from DRAM: a working set that fits a cache keeps its lines there from one run to the next,
   // so a store finds its line present. Measured on the EPYC VM (2026-12-04): a DRAM triad reads
   // 41.4 GB/s counting 24 bytes per element, 55 counting the 32 it moves, and the in-place kernel

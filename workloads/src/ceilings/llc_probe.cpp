@@ -30,11 +30,9 @@ bool sweep_at_floor(const std::vector<SweepPoint>& sweep) {
   return last < limit && before < limit && last >= (1 - kFloorStep) * before;
 }
 
-double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep) {
+double bytes_where_bandwidth_falls(const std::vector<SweepPoint>& sweep, double threshold) {
   if (sweep.empty()) return 0;
-  const double plateau = best_gbs(sweep), floor = sweep.back().gbs;
-  if (!(floor < kLlcFallFraction * plateau)) return 0;
-  const double threshold = std::sqrt(plateau * floor);
+  if (sweep.back().gbs >= threshold) return sweep.back().bytes;
   for (std::size_t i = sweep.size() - 1; i-- > 0;) {
     const SweepPoint &above = sweep[i], &below = sweep[i + 1];
     if (above.gbs < threshold) continue;
@@ -43,6 +41,13 @@ double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep) {
     return above.bytes * std::pow(below.bytes / above.bytes, std::clamp(t, 0.0, 1.0));
   }
   return 0;
+}
+
+double llc_capacity_from_sweep(const std::vector<SweepPoint>& sweep) {
+  if (sweep.empty()) return 0;
+  const double plateau = best_gbs(sweep), floor = sweep.back().gbs;
+  if (!(floor < kLlcFallFraction * plateau)) return 0;
+  return bytes_where_bandwidth_falls(sweep, std::sqrt(plateau * floor));
 }
 
 LlcSweep measure_llc_sweep(double l2_bytes, double reported_llc_bytes,

@@ -25,6 +25,11 @@ struct SweepPoint {
 constexpr double kLlcFallFraction = 0.6;
 constexpr double kFloorStep = 0.1;
 
+/// Where the bandwidth of `sweep` (ascending working sets) falls through `threshold`: the last point
+/// at or above it and the next, interpolated on a log-log scale; the last point's working set when
+/// none after the first falls below it, 0 when none is at or above it.
+double bytes_where_bandwidth_falls(const std::vector<SweepPoint>& sweep, double threshold);
+
 /// Where the bandwidth of `sweep` (ascending) crosses sqrt(best x floor), the floor being its last
 /// point's: the last point above that and the next, interpolated on a log-log scale (the capacity
 /// rarely is a power of two: 21-28 MiB on the EPYC VM, whose core shares a 32 MiB L3 slice). 0 when
