@@ -58,6 +58,39 @@ TEST_CASE("tune: the fastest round decides, not a median that interference moved
   CHECK_FALSE(choose_fastest(none, {{}}).has_value());
 }
 
+TEST_CASE("tune: streaming stores must win beyond their spread over the same route's regular stores",
+          "[tuning]") {
+  const double nan = std::nan("");
+  auto candidates = [nan] {
+    return std::vector<TuneCandidate>{
+        {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", true, 0, true},
+        {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", true, 0, false},
+        {ItemProvider::Specialized, BatchStrategy::OuterParallel, nan, 0, "", std::nullopt, 0, false},
+    };
+  };
+  // The tune of 2026-12-05 (n = 16 from DRAM, two threads): streaming stores 4.12 ms best, 4.25
+  // median; regular 4.20 best. The run an hour later took 5.25 ms with them, 4.47 without.
+  std::vector<TuneCandidate> tied = candidates();
+  const auto regular =
+      choose_fastest(tied, {{4.12e-3, 4.25e-3, 4.40e-3}, {4.20e-3, 4.42e-3, 4.50e-3}, {6e-3}});
+  REQUIRE(regular.has_value());
+  CHECK(regular->provider == ItemProvider::Libxsmm);
+  CHECK_FALSE(regular->streaming_stores.value_or(false));
+  CHECK(regular->prefetch == true);
+  // Beyond the spread (the twin's best above the streaming route's median): streaming stores stand.
+  std::vector<TuneCandidate> apart = candidates();
+  const auto streaming =
+      choose_fastest(apart, {{3.60e-3, 3.70e-3, 3.80e-3}, {4.20e-3, 4.42e-3, 4.50e-3}, {6e-3}});
+  REQUIRE(streaming.has_value());
+  CHECK(streaming->streaming_stores == true);
+  // Only the twin counts: another provider as fast as the median does not undo the choice.
+  std::vector<TuneCandidate> other = candidates();
+  const auto still =
+      choose_fastest(other, {{3.60e-3, 3.70e-3, 3.80e-3}, {4.20e-3, 4.42e-3, 4.50e-3}, {3.65e-3}});
+  REQUIRE(still.has_value());
+  CHECK(still->streaming_stores == true);
+}
+
 TEST_CASE("tune: a candidate is dropped as 3x slower only by its better of two rounds", "[tuning]") {
   const double nan = std::nan("");
   std::vector<TuneCandidate> candidates = {

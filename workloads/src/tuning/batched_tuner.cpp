@@ -279,6 +279,16 @@ std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& cand
     if (best == nullptr || c.best_s < best->best_s) best = &c;
   }
   if (best == nullptr) return std::nullopt;
+  // Streaming stores win only beyond their own spread over the same route with regular stores: what
+  // they save depends on the DRAM's state of the moment (docs/tuning.md, step 4).
+  if (best->streaming_stores.value_or(false)) {
+    for (const TuneCandidate& c : candidates) {
+      const bool twin = c.skipped.empty() && c.best_s > 0 && !c.streaming_stores.value_or(false) &&
+                        c.provider == best->provider && c.strategy == best->strategy &&
+                        c.prefetch == best->prefetch;
+      if (twin && c.best_s <= best->median_s) return c.choice();
+    }
+  }
   return best->choice();
 }
 

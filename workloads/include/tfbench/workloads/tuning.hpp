@@ -121,7 +121,9 @@ struct TuneCandidate {
 /// `candidates[i]`) and returns the choice of the fastest by its best round among those not skipped.
 /// The best round, as FFTW's planner takes the minimum: interference on a shared machine (another
 /// process, a stolen vCPU) only ever slows a round, and on the 2-core Xeon VM a burst of it over 3
-/// of 5 rounds made a 2-thread fan-out's median slower than one thread's.
+/// of 5 rounds made a 2-thread fan-out's median slower than one thread's. A route with streaming
+/// stores of C stands only where its twin with regular stores (the same provider, strategy and
+/// prefetch) has no round as fast as its median: the twin is chosen in such a tie.
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples);
 
