@@ -6,7 +6,10 @@
 // (vbroadcastf64x4) and the two columns of B that share 64 contiguous bytes give, by one in-lane
 // permute per k, (b_kj x4 | b_k,j+1 x4): 8 FMAs, 8 permutes and 2 stores per item. Measured on the
 // EPYC VM (Zen 5, 1 thread, 512 items in L2, standalone loop, best of 200x50 calls): 1.11-1.14 us
-// against the 256-bit tile's 1.67-1.79 us.
+// against the 256-bit tile's 1.67-1.79 us. Trading permutes for FMAs with a broadcast operand
+// (masked halves, or a merged broadcast load) was slower at every mix (2026-12-05, same VM, 512
+// items: 1.08 us with 8 permutes; 1.18 with 2 of them replaced, 1.32 with 4, 1.59 with none; 64
+// items in L1 0.131 against 0.136-0.175): the kernel is not bound by its permutes alone.
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
