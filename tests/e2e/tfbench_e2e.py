@@ -1118,6 +1118,15 @@ def test_roofline():
     check(sizes == sorted(sizes) and all(caches["l2_bytes"] < ws < caches["llc_bytes"] for ws in sizes),
           "ladder sizes inside the LLC: %s" % sizes)
     check(all(c["samples"] == 5 and c["worst"] <= c["median"] <= c["best"] for c in ladder), "ladder samples")
+    # Where each per-core cache ends: its bandwidth at 5/8, 3/4, 7/8 and all of its capacity (at the
+    # worker's threads), each measured like a level.
+    for level, capacity in (("l1", caches["l1_bytes"]), ("l2", caches["l2_bytes"])):
+        edges = detail["cache_edges"][level]
+        want = [f * capacity * detail["threads"] for f in (0.625, 0.75, 0.875, 1.0)]
+        check(len(edges) == 4 and all(abs(c["working_set_bytes"] - w) < 1 for c, w in zip(edges, want)),
+              "%s edges at 5/8 ... 1 of its capacity: %s" % (level, edges))
+        check(all(c["samples"] == 5 and 0 < c["worst"] <= c["median"] <= c["best"] for c in edges),
+              "%s edge samples" % level)
     files = os.listdir(cache)
     check(len(files) == 1, "one cache file: %s" % files)
     for r in rows:
@@ -1170,6 +1179,7 @@ def test_roofline():
     check("ceilings: peak" in report and "of bound" in report and "L2" in report and "GB/s beside)" in report,
           "report names them, and the bandwidth beside the triad:\n" + report)
     check(not ladder or " MiB: " in report, "report lists the LLC ladder:\n" + report)
+    check("L1 holds " in report and "L2 holds " in report, "report says where the caches end:\n" + report)
     check(" (fma" in report or " (dgemm; fma " in report, "report names the peak's measurement:\n" + report)
     figures = work("roofline-figures")
     shutil.rmtree(figures, ignore_errors=True)

@@ -89,7 +89,7 @@ std::string llc_ladder_text(const workloads::Ceilings& ceilings) {
   return text.empty() ? text : text + ")";
 }
 
-/// "; L1 holds 36.2 KiB, L2 1 MiB": where each per-core cache's bandwidth ends at the worker's threads
+/// "; L1 holds 36.2 KiB, L2 holds 1 MiB": where each per-core cache's bandwidth ends at the worker's threads
 /// (Ceilings::resident_bytes), which decides the rows' levels; empty for files without the edges.
 std::string cache_edges_text(const workloads::Ceilings& ceilings) {
   std::string text;
@@ -115,7 +115,7 @@ std::string peak_source_text(const workloads::Ceilings& c, bool f32) {
 }
 
 /// "peak 64.9 GFLOP/s f64 (fma; dgemm 34.8), 130 f32 (fma; sgemm 53); L1 444, L2 45.2, LLC 22.8
-/// (4.6 MiB: 25), DRAM 5.84 GB/s; L1 holds 36.2 KiB, L2 1 MiB (cached ...)".
+/// (4.6 MiB: 25), DRAM 5.84 GB/s; L1 holds 36.2 KiB, L2 holds 1 MiB (cached ...)".
 std::string ceilings_text(const WorkerRow& w) {
   if (!std::isfinite(w.ceiling_gflops) && !std::isfinite(w.ceiling_gbs)) return "ceilings not measured";
   const auto c = parse_ceilings(w.ceilings);
