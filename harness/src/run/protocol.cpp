@@ -120,9 +120,9 @@ void from_json(const harness::Json& json, Ceilings& c) {
   if (const auto sizes = json.find("llc_sizes"); sizes != json.end()) {  // absent in older v1.2 files
     for (const harness::Json& size : *sizes) c.llc_sizes.push_back(ceiling_from(size));
   }
-  for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {  // absent before v1.9: the capacities hold
+  const auto edges = json.find("cache_edges");  // absent before v1.9: the capacities hold
+  for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {
     c.cache_edges[l].clear();
-    const auto edges = json.find("cache_edges");
     if (edges == json.end()) continue;
     const auto level = edges->find(ops::name(static_cast<ops::MemoryLevel>(l)));
     if (level == edges->end()) continue;

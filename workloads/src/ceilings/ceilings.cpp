@@ -88,6 +88,20 @@ std::vector<double> llc_ladder(const ops::CacheSizes& c, int threads, double llc
   return out;
 }
 
+/// The capacity of `l` in `caches` (per core or shared, as given); unbounded for DRAM.
+double capacity_of(const ops::CacheSizes& caches, ops::MemoryLevel l) {
+  switch (l) {
+    case ops::MemoryLevel::L1:
+      return caches.l1_bytes;
+    case ops::MemoryLevel::L2:
+      return caches.l2_bytes;
+    case ops::MemoryLevel::LLC:
+      return caches.llc_bytes;
+    default:
+      return std::numeric_limits<double>::infinity();
+  }
+}
+
 /// A ceiling with the name the run's notes give it ("f64 peak", "l2 bandwidth", "llc bandwidth at
 /// 146 MiB"): one spelling for the noisy and the lower-than-cached notes.
 struct NamedCeiling {
@@ -128,12 +142,8 @@ const Ceiling& Ceilings::bandwidth_at(ops::MemoryLevel l, double bytes) const {
 }
 
 double Ceilings::resident_bytes(ops::MemoryLevel l) const {
-  const ops::CacheSizes at = ops::caches_for_threads(caches, threads);
   const auto i = static_cast<std::size_t>(l);
-  const double capacity = l == ops::MemoryLevel::L1    ? at.l1_bytes
-                          : l == ops::MemoryLevel::L2  ? at.l2_bytes
-                          : l == ops::MemoryLevel::LLC ? at.llc_bytes
-                                                       : std::numeric_limits<double>::infinity();
+  const double capacity = capacity_of(ops::caches_for_threads(caches, threads), l);
   if (i >= cache_edges.size() || cache_edges[i].empty()) return capacity;
   const Ceiling &own = level(l), &next = level(static_cast<ops::MemoryLevel>(i + 1));
   if (!own.measured() || !next.measured() || !(next.best < own.best)) return capacity;
@@ -222,7 +232,7 @@ Ceilings measure_ceilings(const RunContext& ctx) {
     c.llc_sizes.push_back(level_bandwidth(ws, impl::kCacheSampleSeconds));
   const ops::CacheSizes at = ops::caches_for_threads(c.caches, ctx.threads);
   for (std::size_t l = 0; l < c.cache_edges.size(); ++l) {
-    const double capacity = l == 0 ? at.l1_bytes : at.l2_bytes;
+    const double capacity = capacity_of(at, static_cast<ops::MemoryLevel>(l));
     for (double fraction : kCacheEdgeFractions)
       c.cache_edges[l].push_back(level_bandwidth(fraction * capacity, impl::kCacheSampleSeconds));
   }
