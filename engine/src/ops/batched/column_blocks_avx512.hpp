@@ -50,8 +50,9 @@ constexpr bool has_column_blocks(int n) {
 
 /// Columns [j0, j0 + Columns) of C = alpha A B (+ beta C unless BetaZero), all N rows (N / 8
 /// vectors per column). Each element of C is A(i,0) B(0,j) followed by one FMA per p in order, in
-/// every block shape: the blocking changes no result.
-template <int N, int Columns, bool BetaZero>
+/// every block shape: the blocking changes no result. Stream (BetaZero only, `c` 64-byte aligned):
+/// each column's whole lines go out in non-temporal stores straight from the accumulators.
+template <int N, int Columns, bool BetaZero, bool Stream = false>
 inline void gemm_f64_column_block(const double alpha, const double* a, const double* b, const double beta,
                                   double* c, const int j0) {
   constexpr int rows = N / 8;  // vectors per column
@@ -90,7 +91,12 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
       __m512d r = acc[v][j];
       if (scaled) r = _mm512_mul_pd(va, r);
       if constexpr (!BetaZero) r = _mm512_fmadd_pd(_mm512_set1_pd(beta), _mm512_loadu_pd(cij), r);
-      _mm512_storeu_pd(cij, r);
+      if constexpr (Stream) {
+        static_assert(BetaZero, "a streamed C is only written");
+        _mm512_stream_pd(cij, r);
+      } else {
+        _mm512_storeu_pd(cij, r);
+      }
     }
   }
 }
@@ -98,27 +104,28 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
 /// C = alpha A B (+ beta C unless BetaZero) for one compact column-major f64 N x N item
 /// (has_column_blocks(N)); `c` may be a tile the caller streams to the item (the same arithmetic
 /// either way).
-template <int N, bool BetaZero>
+template <int N, bool BetaZero, bool Stream = false>
 inline void gemm_f64_column_blocks_item(const double alpha, const double* a, const double* b,
                                         const double beta, double* c) {
   static_assert(has_column_blocks(N), "n = 16 or 32");
   if constexpr (N == 16) {
-    gemm_f64_column_block<16, 8, BetaZero>(alpha, a, b, beta, c, 0);
-    gemm_f64_column_block<16, 8, BetaZero>(alpha, a, b, beta, c, 8);
+    gemm_f64_column_block<16, 8, BetaZero, Stream>(alpha, a, b, beta, c, 0);
+    gemm_f64_column_block<16, 8, BetaZero, Stream>(alpha, a, b, beta, c, 8);
   } else {
-    for (int j0 = 0; j0 < 30; j0 += 5) gemm_f64_column_block<32, 5, BetaZero>(alpha, a, b, beta, c, j0);
-    gemm_f64_column_block<32, 2, BetaZero>(alpha, a, b, beta, c, 30);
+    for (int j0 = 0; j0 < 30; j0 += 5)
+      gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, j0);
+    gemm_f64_column_block<32, 2, BetaZero, Stream>(alpha, a, b, beta, c, 30);
   }
 }
 
 /// Items [begin, end) of compact column-major f64 N x N items.
-template <int N, bool BetaZero>
+template <int N, bool BetaZero, bool Stream = false>
 inline void gemm_f64_column_blocks_items(const double alpha, const double* a, const double* b,
                                          const double beta, double* c, std::int64_t begin,
                                          const std::int64_t end) {
   constexpr std::int64_t size = std::int64_t(N) * N;
   for (std::int64_t i = begin; i < end; ++i)
-    gemm_f64_column_blocks_item<N, BetaZero>(alpha, a + size * i, b + size * i, beta, c + size * i);
+    gemm_f64_column_blocks_item<N, BetaZero, Stream>(alpha, a + size * i, b + size * i, beta, c + size * i);
 }
 
 }  // namespace tfbench::impl::batched

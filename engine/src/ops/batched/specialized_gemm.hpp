@@ -351,6 +351,17 @@ struct FixedGemmChunk {
                                          const std::int64_t end) const {
     if constexpr (Layout == ItemLayout::Packed && BetaZero) {
       if (stream_c) {
+#if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
+        // Whole 64-byte lines per column: streamed straight from the registers, no tile.
+        if constexpr (packed_square_f64() && has_column_blocks(M)) {
+          if (reinterpret_cast<std::uintptr_t>(g.c.data) % 64 == 0) {
+            gemm_f64_column_blocks_items<M, true, true>(alpha, g.a.data, g.b.data, T(0), g.c.data, begin,
+                                                        end);
+            streaming_stores_done();
+            return;
+          }
+        }
+#endif
         for (std::int64_t i = begin; i < end; ++i) {
           T tile[M * N];
           compact_item(alpha, g.a.data + i * (M * K), g.b.data + i * (K * N), tile);

@@ -22,13 +22,18 @@ namespace tfbench::testing {
 /// A packed [n, n, items] host tensor of `fill` at a 64-byte aligned address: the items where the
 /// specialized kernel's and libxsmm's streaming stores of C apply (a std::vector's memory is 16-byte
 /// aligned, or page + 16 when large).
-inline Tensor<double, Rank<3>, Host> aligned_items(Index n, Index items, double fill) {
-  const std::size_t count = static_cast<std::size_t>(n * n * items);
-  auto* p = static_cast<double*>(std::aligned_alloc(64, (count * sizeof(double) + 63) / 64 * 64));
-  if (p == nullptr) throw std::bad_alloc();
+/// With `offset_bytes` (a multiple of 8), the items start that far past the 64-byte boundary: at 32,
+/// the specialized kernel still streams C, through a tile where a column's lines are not whole.
+inline Tensor<double, Rank<3>, Host> aligned_items(Index n, Index items, double fill,
+                                                   std::size_t offset_bytes = 0) {
+  const std::size_t count = static_cast<std::size_t>(n * n * items), offset = offset_bytes / sizeof(double);
+  auto* base =
+      static_cast<double*>(std::aligned_alloc(64, ((count + offset) * sizeof(double) + 63) / 64 * 64));
+  if (base == nullptr) throw std::bad_alloc();
+  double* p = base + offset;
   std::fill(p, p + count, fill);
   return Tensor<double, Rank<3>, Host>::from_managed({n, n, items}, p,
-                                                     [](double* q, Index) { std::free(q); });
+                                                     [base](double*, Index) { std::free(base); });
 }
 
 /// Item layouts the tests run: compact items back to back; a padded leading dimension; items

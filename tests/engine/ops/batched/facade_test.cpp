@@ -177,9 +177,21 @@ TEST_CASE("batched_gemm_into: the specialized kernels of every compile-time size
                       CHECK(gemm_error(a.view(), b.view(), regular.view(), c0, alpha, beta) <= 1e-12);
                       if (beta != 0.0) continue;
                       o.streaming_stores = true;
-                      auto streamed = tfbench::testing::aligned_items(n, batch, -1.0);
-                      REQUIRE(tfbench::ops::batched_gemm_into(s, a, b, streamed, alpha, beta, o).has_value());
-                      CHECK(std::equal(regular.data(), regular.data() + n * n * batch, streamed.data()));
+                      // At a 64-byte boundary (16 and 32 stream from the registers) and 32 bytes past
+                      // one (through a tile).
+                      for (std::size_t offset : {0, 32}) {
+                        CAPTURE(offset);
+                        auto streamed = tfbench::testing::aligned_items(n, batch, -1.0, offset);
+                        auto ran_streamed =
+                            tfbench::ops::batched_gemm_into(s, a, b, streamed, alpha, beta, o);
+                        REQUIRE(ran_streamed.has_value());
+                        CHECK(std::equal(regular.data(), regular.data() + n * n * batch, streamed.data()));
+#if defined(__AVX__)
+                        // Whole 32-byte vectors of C at 32-byte aligned addresses: the kernel streams.
+                        if ((n * n) % 4 == 0)
+                          CHECK(ran_streamed->streaming_stores == std::optional<bool>(true));
+#endif
+                      }
                     }
                 }
               })
