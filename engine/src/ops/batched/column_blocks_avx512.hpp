@@ -33,6 +33,11 @@
 // 256 MiB batch of 16 x 16 items in one call ran 9.0-10.3 ms without, 10.4-11.9 ms with (libxsmm's
 // prefetching kernel 8.1-8.3); `tune` found it 3-10% slower in the LLC and never ahead beyond noise
 // at n = 16 or 32, 1 or 2 threads. The hardware prefetchers already follow these sequential streams.
+// Tried again with C streamed from the registers (2026-12-05): the next item's A and B, all their
+// lines spread over the first block's p loop. Against libxsmm's prefetching, streaming kernel in the
+// same `tune` (n = 16): into L1 the LLC classes went from 0.93-1.06x to 1.00-1.08x of its time and
+// DRAM from 1.69x to 1.01 (one thread); into L2 the LLC read 1.06-1.16x, DRAM 0.89. Where Auto's
+// choices are made (the LLC) no better than without, so not kept.
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
