@@ -84,12 +84,8 @@ cuda_stage() {
   prefix=$(prefix_of "$out")
   local budget=${1:-0}
   rc=0
-  if [ "$budget" -gt 0 ]; then
-    # timeout signals its whole process group: ninja and every nvcc stop with the script.
-    Kokkos_ROOT=$prefix timeout "$budget" scripts/build.sh cuda || rc=$?
-  else
-    Kokkos_ROOT=$prefix scripts/build.sh cuda || rc=$?
-  fi
+  # A budget of 0 disables timeout; past one, it signals its whole process group (ninja and every nvcc).
+  Kokkos_ROOT=$prefix timeout "$budget" scripts/build.sh cuda || rc=$?
   if [ "$rc" = 124 ]; then
     echo "[test] CUDA stage stopped: the CUDA build did not finish in its budget of $budget s (ccache cold for" \
       "this revision); no unit failed to compile so far, and the ones compiled are in ccache for the next run" >&2
