@@ -16,6 +16,8 @@
 
 #include <cstdint>
 
+#include "sweep_order.hpp"
+
 #define TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512 1
 
 namespace tfbench::impl::batched {
@@ -43,12 +45,14 @@ inline void gemm_4x4_f64_item(const double alpha, const double* a, const double*
   }
 }
 
-/// The same for items [begin, end) of a batch of compact items.
+/// The same for items [begin, end) of a batch of compact items, descending when `backward`.
 template <bool BetaZero>
 inline void gemm_4x4_f64_column_pairs(const double alpha, const double* a, const double* b, const double beta,
-                                      double* c, std::int64_t begin, const std::int64_t end) {
-  for (std::int64_t i = begin; i < end; ++i)
+                                      double* c, const std::int64_t begin, const std::int64_t end,
+                                      const bool backward = false) {
+  for_items(begin, end, backward, [&](const std::int64_t i) {
     gemm_4x4_f64_item<BetaZero>(alpha, a + 16 * i, b + 16 * i, beta, c + 16 * i);
+  });
 }
 
 }  // namespace tfbench::impl::batched

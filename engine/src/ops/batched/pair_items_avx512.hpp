@@ -55,17 +55,26 @@ inline void gemm_2x2_f64_item(const double alpha, const double* a, const double*
 }
 
 /// C_i = alpha A_i B_i (+ beta C_i unless BetaZero) for items [begin, end) of compact f64 2 x 2
-/// items, two per iteration.
+/// items, two per iteration (pairs from `begin` either way), the pairs descending when `backward`
+/// (sweep_order.hpp).
 template <bool BetaZero>
 inline void gemm_2x2_f64_pairs(const double alpha, const double* a, const double* b, const double beta,
-                               double* c, std::int64_t begin, const std::int64_t end) {
-  for (; begin + 2 <= end; begin += 2) {
-    const __m512d c_old = BetaZero ? _mm512_setzero_pd() : _mm512_loadu_pd(c + 4 * begin);
-    _mm512_storeu_pd(c + 4 * begin,
-                     gemm_2x2_f64_product<BetaZero>(_mm512_loadu_pd(a + 4 * begin),
-                                                    _mm512_loadu_pd(b + 4 * begin), alpha, beta, c_old));
+                               double* c, const std::int64_t begin, const std::int64_t end,
+                               const bool backward = false) {
+  const auto pair = [&](const std::int64_t i) {
+    const __m512d c_old = BetaZero ? _mm512_setzero_pd() : _mm512_loadu_pd(c + 4 * i);
+    _mm512_storeu_pd(c + 4 * i,
+                     gemm_2x2_f64_product<BetaZero>(_mm512_loadu_pd(a + 4 * i), _mm512_loadu_pd(b + 4 * i),
+                                                    alpha, beta, c_old));
+  };
+  const std::int64_t odd = (end - begin) % 2 ? end - 1 : end;  // the last item when the count is odd
+  if (backward && odd < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * odd, b + 4 * odd, beta, c + 4 * odd);
+  if (backward) {
+    for (std::int64_t i = odd; i - 2 >= begin; i -= 2) pair(i - 2);
+  } else {
+    for (std::int64_t i = begin; i + 2 <= odd; i += 2) pair(i);
   }
-  if (begin < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * begin, b + 4 * begin, beta, c + 4 * begin);
+  if (!backward && odd < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * odd, b + 4 * odd, beta, c + 4 * odd);
 }
 
 }  // namespace tfbench::impl::batched

@@ -1,0 +1,151 @@
+// The alternating sweep of the specialized kernels (ops/batched/sweep_order.hpp): the order a
+// thread's next sweep takes, the kernels' descending paths against their ascending ones bit for bit,
+// and a chunk that sweeps the other way on its next call.
+
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <random>
+#include <thread>
+#include <vector>
+
+#include "ops/batched/specialized_gemm.hpp"
+#include "ops/batched/sweep_order.hpp"
+
+namespace batched = tfbench::impl::batched;
+
+namespace {
+
+std::vector<double> random_values(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 rng(seed);
+  std::uniform_real_distribution<double> value(-1.0, 1.0);
+  std::vector<double> v(n);
+  for (auto& x : v) x = value(rng) + (x >= 0 ? 0.5 : -0.5);  // away from zero
+  return v;
+}
+
+/// Packed column-major n x n items, `count` of them, at `data`.
+batched::ItemBatch<double> packed(double* data, int n, std::int64_t count) {
+  return {data, n, n, count, 1, n, std::ptrdiff_t(n) * n};
+}
+
+}  // namespace
+
+TEST_CASE("sweep order: for_items visits every item once, ascending or descending", "[batched][sweep]") {
+  std::vector<std::int64_t> up, down;
+  batched::for_items(3, 9, false, [&](std::int64_t i) { up.push_back(i); });
+  batched::for_items(3, 9, true, [&](std::int64_t i) { down.push_back(i); });
+  CHECK(up == std::vector<std::int64_t>{3, 4, 5, 6, 7, 8});
+  CHECK(down == std::vector<std::int64_t>{8, 7, 6, 5, 4, 3});
+  std::vector<std::int64_t> none;
+  batched::for_items(4, 4, true, [&](std::int64_t i) { none.push_back(i); });
+  CHECK(none.empty());
+}
+
+TEST_CASE("sweep order: each thread alternates, starting ascending", "[batched][sweep]") {
+  // Fresh threads: the main thread may have swept already in other tests.
+  auto sequence = [] {
+    std::vector<bool> s;
+    for (int i = 0; i < 4; ++i) s.push_back(batched::next_sweep_backward());
+    return s;
+  };
+  std::vector<bool> first, second;
+  std::thread one([&] {
+    first = sequence();
+    std::thread other([&] { second = sequence(); });  // its own state, whatever this one's is
+    other.join();
+  });
+  one.join();
+  CHECK(first == std::vector<bool>{false, true, false, true});
+  CHECK(second == first);
+}
+
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) && defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512) && \
+    defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
+
+namespace {
+
+/// Runs one of the kernels with a descending sweep over [begin, end) into C.
+void kernel(int n, bool beta_zero, double alpha, const double* a, const double* b, double beta, double* c,
+            std::int64_t begin, std::int64_t end, bool backward) {
+  auto run = [&](auto zero) {
+    constexpr bool Z = decltype(zero)::value;
+    if (n == 2) batched::gemm_2x2_f64_pairs<Z>(alpha, a, b, beta, c, begin, end, backward);
+    if (n == 4) batched::gemm_4x4_f64_column_pairs<Z>(alpha, a, b, beta, c, begin, end, backward);
+    if (n == 8) batched::gemm_8x8_f64_columns<Z>(alpha, a, b, beta, c, begin, end, backward);
+  };
+  if (beta_zero) {
+    run(std::true_type{});
+  } else {
+    run(std::false_type{});
+  }
+}
+
+}  // namespace
+
+TEST_CASE("sweep order: the 2, 4 and 8 kernels give the same C descending as ascending",
+          "[batched][sweep]") {
+  const std::int64_t count = 19;
+  for (int n : {2, 4, 8}) {
+    const std::size_t size = std::size_t(n) * n;
+    const auto a = random_values(size * count, 1), b = random_values(size * count, 2);
+    const auto c0 = random_values(size * count, 3);
+    // An odd range inside the batch (2 x 2 items run two at a time; the odd one is the last), an
+    // even one and a single item.
+    for (auto [begin, end] : {std::pair<std::int64_t, std::int64_t>{1, 18}, {0, 19}, {2, 18}, {5, 6}})
+      for (double alpha : {1.0, -1.5})
+        for (double beta : {0.0, 0.25}) {
+          CAPTURE(n, begin, end, alpha, beta);
+          auto up = c0, down = c0;
+          kernel(n, beta == 0.0, alpha, a.data(), b.data(), beta, up.data(), begin, end, false);
+          kernel(n, beta == 0.0, alpha, a.data(), b.data(), beta, down.data(), begin, end, true);
+          CHECK(down == up);  // bit for bit
+          // Items outside the range untouched, inside it changed.
+          for (std::int64_t i = 0; i < count; ++i) {
+            const bool inside = i >= begin && i < end;
+            CAPTURE(i);
+            CHECK((up[std::size_t(i) * size] == c0[std::size_t(i) * size]) == !inside);
+          }
+        }
+  }
+}
+
+TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next call", "[batched][sweep]") {
+  // C_i is A_(i + 1): each item reads what another writes, so the order shows in the result.
+  // (Operands alias here only to observe the order; the public operations reject such batches.)
+  for (int n : {2, 4, 8}) {
+    CAPTURE(n);
+    const std::int64_t count = 9;
+    const std::size_t size = std::size_t(n) * n;
+    const auto a0 = random_values(size * (count + 1), 4), b = random_values(size * count, 5);
+    auto expected = [&](bool backward) {
+      auto ac = a0;
+      kernel(n, true, 1.0, ac.data(), b.data(), 0.0, ac.data() + size, 0, count, backward);
+      return ac;
+    };
+    const auto ascending = expected(false), descending = expected(true);
+    REQUIRE(ascending != descending);
+    std::vector<std::vector<double>> calls;
+    std::thread fresh([&] {  // a thread that has not swept yet: its first sweep ascends
+      for (int call = 0; call < 3; ++call) {
+        auto ac = a0;
+        batched::GemmBatch<double> g{packed(ac.data(), n, count), packed(const_cast<double*>(b.data()), n, count),
+                                     packed(ac.data() + size, n, count), 1.0, 0.0};
+        auto run = [&](auto size_tag) {
+          constexpr int N = decltype(size_tag)::value;
+          batched::FixedGemmChunk<double, N, N, N, batched::ItemLayout::Packed, true>{g, false}(0, 0, count);
+        };
+        if (n == 2) run(std::integral_constant<int, 2>{});
+        if (n == 4) run(std::integral_constant<int, 4>{});
+        if (n == 8) run(std::integral_constant<int, 8>{});
+        calls.push_back(ac);
+      }
+    });
+    fresh.join();
+    CHECK(calls[0] == ascending);
+    CHECK(calls[1] == descending);
+    CHECK(calls[2] == ascending);
+  }
+}
+
+#endif
