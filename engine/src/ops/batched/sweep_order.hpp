@@ -22,7 +22,7 @@ inline bool next_sweep_backward() {
 /// body(i) for each i in [begin, end), descending when `backward`.
 template <class Body>
 inline void for_items(const std::int64_t begin, const std::int64_t end, const bool backward,
-                                           const Body& body) {
+                      const Body& body) {
   if (backward) {
     for (std::int64_t i = end; i-- > begin;) body(i);
   } else {

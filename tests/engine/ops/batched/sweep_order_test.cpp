@@ -83,8 +83,7 @@ void kernel(int n, bool beta_zero, double alpha, const double* a, const double* 
 
 }  // namespace
 
-TEST_CASE("sweep order: the 2, 4 and 8 kernels give the same C descending as ascending",
-          "[batched][sweep]") {
+TEST_CASE("sweep order: the 2, 4 and 8 kernels give the same C descending as ascending", "[batched][sweep]") {
   const std::int64_t count = 19;
   for (int n : {2, 4, 8}) {
     const std::size_t size = std::size_t(n) * n;
@@ -129,7 +128,8 @@ TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next cal
     std::thread fresh([&] {  // a thread that has not swept yet: its first sweep ascends
       for (int call = 0; call < 3; ++call) {
         auto ac = a0;
-        batched::GemmBatch<double> g{packed(ac.data(), n, count), packed(const_cast<double*>(b.data()), n, count),
+        batched::GemmBatch<double> g{packed(ac.data(), n, count),
+                                     packed(const_cast<double*>(b.data()), n, count),
                                      packed(ac.data() + size, n, count), 1.0, 0.0};
         auto run = [&](auto size_tag) {
           constexpr int N = decltype(size_tag)::value;
