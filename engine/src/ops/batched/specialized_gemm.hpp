@@ -303,7 +303,7 @@ struct FixedGemmChunk {
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     bool backward = false;  // only kernels whose items' lines can be walked downwards sweep both ways
-    if constexpr (sweeps_both_ways()) backward = !stream_c && next_sweep_backward();
+    if constexpr (sweeps_both_ways()) backward = !stream_c && !streaming_batch(g) && next_sweep_backward();
     // alpha == 1 (the common case) as a literal: the scaling folds away in the inlined kernel.
     if (g.alpha == T(1)) {
       items(T(1), begin, end, backward);
@@ -320,14 +320,15 @@ struct FixedGemmChunk {
     return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
 
-  /// Whether the batch runs descending every other call (sweep_order.hpp): the AVX-512 kernels of
-  /// 2 x 2, 4 x 4 and 8 x 8 items with regular stores, whose items are at most two lines of each
-  /// operand or (8 x 8) walk their columns downwards too. Not the column blocks of 16 and 32, which
-  /// read A's columns upwards within an item (reversing them would change the sums' order): swept
-  /// downwards they ran 20% slower at 489 items of 32 x 32 in the LLC and up to twice as slow from
-  /// DRAM (tune, 2026-12-05, EPYC VM), the prefetchers following each item's lines upwards past its
-  /// end. Nor streamed C, which leaves none of its lines in the caches for the next call; nor the
-  /// generic kernels, not measured.
+  /// Whether the kernel runs a batch that does not stream (streaming_batch) descending every other
+  /// call (sweep_order.hpp): the AVX-512 kernels of 2 x 2, 4 x 4 and 8 x 8 items with regular stores,
+  /// whose items are at most two lines of each operand or (8 x 8) walk their columns downwards too.
+  /// Not the column blocks of 16 and 32, which read A's columns upwards within an item (reversing
+  /// them would change the sums' order): swept downwards they ran 20% slower at 489 items of 32 x 32
+  /// in the LLC and up to twice as slow from DRAM (tune, 2026-12-05, EPYC VM), the prefetchers
+  /// following each item's lines upwards past its end, and in reversed blocks of 64 KiB no faster in
+  /// the LLC and 1.5x slower from DRAM. Nor streamed C, which leaves none of its lines in the caches
+  /// for the next call; nor the generic kernels, not measured.
   static constexpr bool sweeps_both_ways() {
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     return packed_square_f64() && (M == 2 || M == 4 || M == 8);

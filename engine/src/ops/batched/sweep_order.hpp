@@ -5,7 +5,8 @@
 // time step) whose working set is a little over a cache evicts itself under LRU: a cyclic pass over
 // 13 lines of one set in 12 ways misses on every line of it. A pass the other way first touches the
 // lines the last pass touched last, which are still there, and misses only on what did not fit.
-// Items are independent, so the order changes no bit of any result. Measured: see
+// Items are independent, so the order changes no bit of any result. Which kernels and batches
+// alternate (not those that stream from memory): FixedGemmChunk::sweeps_both_ways; measured:
 // docs/ops-batched.md, "Sweep order".
 
 #include <cstdint>
