@@ -11,7 +11,8 @@
 #include <immintrin.h>
 
 #include <cstdint>
-#include <type_traits>
+
+#include "sweep_order.hpp"
 
 #define TFBENCH_IMPL_COLUMNS_8X8_AVX512 1
 
@@ -28,7 +29,7 @@ inline void gemm_8x8_f64_columns(const double alpha, const double* a, const doub
                                  const bool backward = false) {
   const __m512d va = _mm512_set1_pd(alpha), vb = _mm512_set1_pd(beta);
   const bool scaled = alpha != 1.0;
-  const auto item = [&](const std::int64_t i, auto descending) {
+  for_items(begin, end, backward, [&](const std::int64_t i, auto descending) {
     constexpr bool down = decltype(descending)::value;
     const double* ai = a + 64 * i;
     const double* bi = b + 64 * i;
@@ -48,12 +49,7 @@ inline void gemm_8x8_f64_columns(const double alpha, const double* a, const doub
       if constexpr (!BetaZero) t = _mm512_fmadd_pd(vb, _mm512_loadu_pd(ci + 8 * j), t);
       _mm512_storeu_pd(ci + 8 * j, t);
     }
-  };
-  if (backward) {
-    for (std::int64_t i = end; i-- > begin;) item(i, std::true_type{});
-  } else {
-    for (std::int64_t i = begin; i < end; ++i) item(i, std::false_type{});
-  }
+  });
 }
 
 }  // namespace tfbench::impl::batched

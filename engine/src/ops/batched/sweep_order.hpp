@@ -10,6 +10,7 @@
 // docs/ops-batched.md, "Sweep order".
 
 #include <cstdint>
+#include <type_traits>
 
 namespace tfbench::impl::batched {
 
@@ -20,14 +21,22 @@ inline bool next_sweep_backward() {
   return backward;
 }
 
-/// body(i) for each i in [begin, end), descending when `backward`.
+/// body(i) for each i in [begin, end), descending when `backward`. A body that also takes the
+/// direction gets it as a constant, body(i, std::true_type) descending, to walk within an item too.
 template <class Body>
 inline void for_items(const std::int64_t begin, const std::int64_t end, const bool backward,
                       const Body& body) {
+  const auto item = [&](const std::int64_t i, auto descending) {
+    if constexpr (std::is_invocable_v<const Body&, std::int64_t, decltype(descending)>) {
+      body(i, descending);
+    } else {
+      body(i);
+    }
+  };
   if (backward) {
-    for (std::int64_t i = end; i-- > begin;) body(i);
+    for (std::int64_t i = end; i-- > begin;) item(i, std::true_type{});
   } else {
-    for (std::int64_t i = begin; i < end; ++i) body(i);
+    for (std::int64_t i = begin; i < end; ++i) item(i, std::false_type{});
   }
 }
 
