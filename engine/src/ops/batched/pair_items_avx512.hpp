@@ -68,13 +68,16 @@ inline void gemm_2x2_f64_pairs(const double alpha, const double* a, const double
                                                     alpha, beta, c_old));
   };
   const std::int64_t odd = (end - begin) % 2 ? end - 1 : end;  // the last item when the count is odd
-  if (backward && odd < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * odd, b + 4 * odd, beta, c + 4 * odd);
+  const auto last_odd = [&] {
+    if (odd < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * odd, b + 4 * odd, beta, c + 4 * odd);
+  };
   if (backward) {
+    last_odd();
     for (std::int64_t i = odd; i - 2 >= begin; i -= 2) pair(i - 2);
   } else {
     for (std::int64_t i = begin; i + 2 <= odd; i += 2) pair(i);
+    last_odd();
   }
-  if (!backward && odd < end) gemm_2x2_f64_item<BetaZero>(alpha, a + 4 * odd, b + 4 * odd, beta, c + 4 * odd);
 }
 
 }  // namespace tfbench::impl::batched
