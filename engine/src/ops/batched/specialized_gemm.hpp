@@ -19,6 +19,7 @@
 #include "columns_8x8_avx512.hpp"
 #include "item_batch.hpp"
 #include "pair_items_avx512.hpp"
+#include "small_items_avx2.hpp"
 #include "sweep_order.hpp"
 
 #if defined(_OPENMP) && !defined(__CUDACC__) && !defined(__HIPCC__)
@@ -332,6 +333,8 @@ struct FixedGemmChunk {
   static constexpr bool sweeps_both_ways() {
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     return packed_square_f64() && (M == 2 || M == 4 || M == 8);
+#elif defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    return packed_square_f64() && (M == 2 || M == 4);
 #else
     return false;
 #endif
@@ -355,6 +358,12 @@ struct FixedGemmChunk {
 #if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
     if constexpr (packed_square_f64() && M == 8) {
       gemm_8x8_f64_columns<true>(alpha, a, b, T(0), out, 0, 1);
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    if constexpr (packed_square_f64() && (M == 2 || M == 4)) {
+      gemm_small_f64_avx2_items<M, true>(alpha, a, b, T(0), out, 0, 1, false);
       return;
     }
 #endif
@@ -406,6 +415,13 @@ struct FixedGemmChunk {
 #if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
     if constexpr (packed_square_f64() && M == 8) {
       gemm_8x8_f64_columns<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end, backward);
+      return;
+    }
+#endif
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    if constexpr (packed_square_f64() && (M == 2 || M == 4)) {
+      gemm_small_f64_avx2_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
+                                             backward);
       return;
     }
 #endif

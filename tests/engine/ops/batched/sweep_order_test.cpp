@@ -60,8 +60,17 @@ TEST_CASE("sweep order: each thread alternates, starting ascending", "[batched][
   CHECK(second == first);
 }
 
+// The kernels that sweep both ways on this host: AVX-512's 2, 4 and 8, or AVX2's 2 and 4.
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) && defined(TFBENCH_IMPL_COLUMN_PAIRS_4X4_AVX512) && \
     defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
+#define TFBENCH_TEST_SWEPT_KERNELS 1
+constexpr int kSweptSizes[] = {2, 4, 8};
+#elif defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+#define TFBENCH_TEST_SWEPT_KERNELS 1
+constexpr int kSweptSizes[] = {2, 4};
+#endif
+
+#if defined(TFBENCH_TEST_SWEPT_KERNELS)
 
 namespace {
 
@@ -70,9 +79,14 @@ void kernel(int n, bool beta_zero, double alpha, const double* a, const double* 
             std::int64_t begin, std::int64_t end, bool backward) {
   auto run = [&](auto zero) {
     constexpr bool Z = decltype(zero)::value;
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     if (n == 2) batched::gemm_2x2_f64_pairs<Z>(alpha, a, b, beta, c, begin, end, backward);
     if (n == 4) batched::gemm_4x4_f64_column_pairs<Z>(alpha, a, b, beta, c, begin, end, backward);
     if (n == 8) batched::gemm_8x8_f64_columns<Z>(alpha, a, b, beta, c, begin, end, backward);
+#else
+    if (n == 2) batched::gemm_small_f64_avx2_items<2, Z>(alpha, a, b, beta, c, begin, end, backward);
+    if (n == 4) batched::gemm_small_f64_avx2_items<4, Z>(alpha, a, b, beta, c, begin, end, backward);
+#endif
   };
   if (beta_zero) {
     run(std::true_type{});
@@ -83,13 +97,13 @@ void kernel(int n, bool beta_zero, double alpha, const double* a, const double* 
 
 }  // namespace
 
-TEST_CASE("sweep order: the 2, 4 and 8 kernels give the same C descending as ascending", "[batched][sweep]") {
+TEST_CASE("sweep order: the swept kernels give the same C descending as ascending", "[batched][sweep]") {
   const std::int64_t count = 19;
-  for (int n : {2, 4, 8}) {
+  for (int n : kSweptSizes) {
     const std::size_t size = std::size_t(n) * n;
     const auto a = random_values(size * count, 1), b = random_values(size * count, 2);
     const auto c0 = random_values(size * count, 3);
-    // An odd range inside the batch (2 x 2 items run two at a time; the odd one is the last), an
+    // An odd range inside the batch (AVX-512 runs 2 x 2 items two at a time; the odd one is the last), an
     // even one and a single item.
     for (auto [begin, end] : {std::pair<std::int64_t, std::int64_t>{1, 18}, {0, 19}, {2, 18}, {5, 6}})
       for (double alpha : {1.0, -1.5})
@@ -156,7 +170,7 @@ ObservedOrder observe_order(int n, std::int64_t count) {
 }  // namespace
 
 TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next call", "[batched][sweep]") {
-  for (int n : {2, 4, 8}) {
+  for (int n : kSweptSizes) {
     CAPTURE(n);
     const auto o = observe_order(n, 9);
     REQUIRE(o.ascending != o.descending);
@@ -169,7 +183,7 @@ TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next cal
 TEST_CASE("sweep order: a batch that streams from memory always ascends", "[batched][sweep]") {
   // Descending from DRAM ran 8-15% slower (tune, 2026-12-05, EPYC VM): no cache keeps what the last
   // call left of such a batch.
-  for (int n : {2, 4, 8}) {
+  for (int n : kSweptSizes) {
     CAPTURE(n);
     const std::int64_t count =
         std::int64_t(batched::kStreamingBatchBytes / (3.0 * n * n * sizeof(double))) + 1;  // just beyond
