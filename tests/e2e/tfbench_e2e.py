@@ -893,9 +893,9 @@ def test_tuning():
         ran = [k for k in c["candidates"] if not k["skipped"]]
         check(ran and all(k["max_rel_error"] <= 1e-4 for k in ran), "f32 candidates checked: %s" % ran)
 
-    # Auto follows the class measured nearest to the run's 512 x 8 x 8 batch (786 KiB), not another
+    # Auto follows the class measured nearest to the run's 128 x 8 x 8 batch (192 KiB), not another
     # size of the same level: kokkosbatched there (never Auto's built-in choice on a host), BLAS elsewhere.
-    batch_bytes = 512 * 3 * 8 * 8 * 8
+    batch_bytes = 128 * 3 * 8 * 8 * 8
     nearest = min(classes, key=lambda c: abs(math.log(c["operand_bytes"] / batch_bytes)))
     # Without the candidates' times the nearest class decides (with them, a batch between two measured
     # sizes would take the candidate fastest by the interpolated times, whatever the edited choices).

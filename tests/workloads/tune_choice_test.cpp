@@ -148,6 +148,13 @@ TEST_CASE("tune: the L2's classes include its top octave and the LLC's its botto
   // A narrow L2 (4x its L1): the ladder's one size is within 1.5x of the edge, no edge class is added.
   const tfbench::ops::CacheSizes narrow{64.0 * 1024, 256.0 * 1024, 8.0 * 1048576};
   CHECK(target_bytes(MemoryLevel::L2, narrow, dram, 3).size() == 1);
+  // The Zen 2 VM's (16x): the ladder's last size is the L2's half, 1.41x below the edge; a range
+  // this wide still gets a class in its top octave.
+  const tfbench::ops::CacheSizes zen2{32.0 * 1024, 512.0 * 1024, 16.0 * 1048576};
+  const std::vector<double> wide = target_bytes(MemoryLevel::L2, zen2, dram, 3);
+  REQUIRE(wide.size() == 3);
+  CHECK(wide[1] == Approx(zen2.l2_bytes / 2));
+  CHECK(wide.back() == Approx(zen2.l2_bytes / std::sqrt(2.0)));
 }
 
 TEST_CASE(

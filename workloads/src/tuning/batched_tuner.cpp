@@ -63,8 +63,13 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   // changes again where the operands begin to spill (16 x 16 items at one thread on the Xeon: one
   // BLAS call per item fastest at 0.78 MiB, libxsmm's plain kernel 1.35x BLAS at 1.41 MiB). Not the
   // LLC's: its top octave (74 MiB of operands there) tripled the bounded first-use calibration.
+  // Added where the ladder's last size is not within 1.5x of it, and always where the L2 spans 8x
+  // or more and the ladder stops at or below its top octave (a 32 KiB L1 and 512 KiB L2, the Zen 2
+  // VM: the ladder's last part ends at 256 KiB, 1.41x below the edge).
   const double edge = hi / std::sqrt(2.0);
-  if (level == MemoryLevel::L2 && max_sizes > 1 && edge > 1.5 * sizes.back()) sizes.push_back(edge);
+  const bool wide_below_top = hi >= 8 * lo && sizes.back() <= 0.5 * hi;
+  if (level == MemoryLevel::L2 && max_sizes > 1 && (edge > 1.5 * sizes.back() || wide_below_top))
+    sizes.push_back(edge);
   // The LLC's bottom octave, where the operands have just left the L2: the ladder starts at the middle
   // of its first part (5.4 MiB at one thread on the Xeon), and the answer can differ below it (32 x 32
   // items: libxsmm's plain kernel fastest at 5.4 MiB, its streaming stores 15% faster at 2.8 MiB).
