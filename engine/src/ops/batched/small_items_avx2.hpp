@@ -2,12 +2,12 @@
 // f64 2 x 2 and 4 x 4 packed items on AVX2 + FMA hosts without AVX-512 (whose own kernels,
 // pair_items_avx512.hpp and column_pairs_4x4_avx512.hpp, run there instead).
 //
-// Why: the portable kernels leave the broadcasts to the compiler, which builds them from registers
-// with lane permutes, and the shuffle port bounds them: on the Zen 2 VM (2026-12-05, 1 thread, 512
-// items in the L2) the flat 2 x 2 kernel took about 5 cycles an item and the 4 x 4 register tile
-// about 20. Here every broadcast is a load (vbroadcastf128, vbroadcastsd from memory run on the load
-// ports alone), which leaves the 2 x 2 item one in-lane permute of B besides its two 128-bit
-// broadcasts of A's columns, and the 4 x 4 item its 16 FMAs against 20 loads.
+// Why: on the Zen 2 VM (2026-12-05, 1 thread, 512 items in the L2) the portable kernels took about
+// 5 cycles a 2 x 2 item and 19 a 4 x 4 one. GCC 12 builds the flat 2 x 2 kernel's operands with four
+// lane permutes an item, two of them across lanes (vpermpd); here A's columns come from two 128-bit
+// broadcast loads and B needs one in-lane permute besides its load. In the 4 x 4 register tile GCC
+// folds A's loads into every FMA, reading A once per column of C (32 loads an item for 16 FMAs);
+// here A's four columns are loaded once and each element of B broadcast from memory (20 loads).
 //
 // Column-major items: A = (a00, a10, a01, a11), likewise B and C; then
 //   C = (a00, a10, a00, a10) * (b00, b00, b01, b01) + (a01, a11, a01, a11) * (b10, b10, b11, b11).
