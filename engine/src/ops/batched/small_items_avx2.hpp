@@ -5,9 +5,9 @@
 // Why: on the Zen 2 VM (2026-12-05, 1 thread, 512 items in the L2) the portable kernels took about
 // 5 cycles a 2 x 2 item and 19 a 4 x 4 one. GCC 12 builds the flat 2 x 2 kernel's operands with four
 // lane permutes an item, two of them across lanes (vpermpd); here A's columns come from two 128-bit
-// broadcast loads and B needs one in-lane permute besides its load. In the 4 x 4 register tile GCC
-// folds A's loads into every FMA, reading A once per column of C (32 loads an item for 16 FMAs);
-// here A's four columns are loaded once and each element of B broadcast from memory (20 loads).
+// broadcast loads and B's factors are two in-lane permutes of its load (a duplicate and a vpermilpd). In the
+// 4 x 4 register tile GCC folds A's loads into every FMA, reading A once per column of C (32 loads an item
+// for 16 FMAs); here A's four columns are loaded once and each element of B broadcast from memory (20 loads).
 //
 // Column-major items: A = (a00, a10, a01, a11), likewise B and C; then
 //   C = (a00, a10, a00, a10) * (b00, b00, b01, b01) + (a01, a11, a01, a11) * (b10, b10, b11, b11).
@@ -59,20 +59,27 @@ inline void gemm_4x4_f64_avx2(const double alpha, const double* a, const double*
   }
 }
 
+/// One compact f64 N x N item (N = 2 or 4).
+template <int N, bool BetaZero>
+inline void gemm_small_f64_avx2_item(const double alpha, const double* a, const double* b, const double beta,
+                                     double* c) {
+  static_assert(N == 2 || N == 4, "AVX2 kernels of 2 x 2 and 4 x 4 items");
+  if constexpr (N == 2) {
+    gemm_2x2_f64_avx2<BetaZero>(alpha, a, b, beta, c);
+  } else {
+    gemm_4x4_f64_avx2<BetaZero>(alpha, a, b, beta, c);
+  }
+}
+
 /// Items [begin, end) of compact f64 N x N items (N = 2 or 4), descending when `backward`
 /// (sweep_order.hpp).
 template <int N, bool BetaZero>
 inline void gemm_small_f64_avx2_items(const double alpha, const double* a, const double* b, const double beta,
                                       double* c, const std::int64_t begin, const std::int64_t end,
                                       const bool backward) {
-  static_assert(N == 2 || N == 4, "AVX2 kernels of 2 x 2 and 4 x 4 items");
   for_items(begin, end, backward, [&](const std::int64_t i) {
     const std::int64_t at = i * N * N;
-    if constexpr (N == 2) {
-      gemm_2x2_f64_avx2<BetaZero>(alpha, a + at, b + at, beta, c + at);
-    } else {
-      gemm_4x4_f64_avx2<BetaZero>(alpha, a + at, b + at, beta, c + at);
-    }
+    gemm_small_f64_avx2_item<N, BetaZero>(alpha, a + at, b + at, beta, c + at);
   });
 }
 

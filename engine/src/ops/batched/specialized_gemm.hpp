@@ -363,7 +363,7 @@ struct FixedGemmChunk {
 #endif
 #if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
     if constexpr (packed_square_f64() && (M == 2 || M == 4)) {
-      gemm_small_f64_avx2_items<M, true>(alpha, a, b, T(0), out, 0, 1, false);
+      gemm_small_f64_avx2_item<M, true>(alpha, a, b, T(0), out);
       return;
     }
 #endif
