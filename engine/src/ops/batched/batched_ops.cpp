@@ -6,6 +6,7 @@
 #include "../../exec/effective_policy.hpp"
 #include "facade_support.hpp"
 #include "large_gemm.hpp"
+#include "route_memo.hpp"
 #include "tfbench/engine/ops/batched/impl/facade.hpp"
 
 namespace tfbench::impl::batched {
@@ -72,18 +73,27 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
       // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
       GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
                      into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
-      const auto applies = [&](ops::ItemProvider p) { return gemm_provider_applies<Space>(p, g); };
-      const ApplicableFn applicable(applies);
-      auto selected =
-          select_route(session, options, ops::BatchedFamily::Gemm, problem, is_host_space<Space>(), oa->dtype,
-                       streaming_batch(g), operand_bytes(g), applicable, kGemm);
-      if (!selected) return unexpected(std::move(selected.error()));
+      RouteKey key(session, options, ops::BatchedFamily::Gemm);
+      key.add(g.a);
+      key.add(g.b);
+      key.add(g.c);
+      key.add_scalar(g.alpha);
+      key.add_scalar(g.beta);
+      SelectedRoute selected;
+      if (auto e = remembered_route<Space, T, ops::BatchedFamily::Gemm>(key, selected, [&] {
+            const auto applies = [&](ops::ItemProvider p) { return gemm_provider_applies<Space>(p, g); };
+            return select_route(session, options, ops::BatchedFamily::Gemm, problem, is_host_space<Space>(),
+                                oa->dtype, streaming_batch(g), operand_bytes(g), ApplicableFn(applies),
+                                kGemm);
+          }))
+        return unexpected(std::move(*e));
       if (into == nullptr) {
         g.c.data = acquire_output<T, Space>(nullptr, output, m * n * count,
                                             "tfbench::engine::ops::batched_gemm::output");
       }
-      execute_gemm(space, selected->items_route(), g);
-      return selected->run(count, streams_c_on(selected->provider, g));
+      execute_gemm(space, selected.items_route(), g);
+      // Only a route that asked for streaming stores can have streamed C.
+      return selected.run(count, selected.stream_c && streams_c_on(selected.provider, g));
     });
   });
 }
@@ -124,18 +134,24 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
       using T = decltype(tag);
       SolveBatch<T> s{as_batch<const T>(*oa), as_batch<const T>(*ob),
                       into != nullptr ? as_batch<T>(ox) : compact_batch<T>(nullptr, n, nrhs, count)};
-      const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };
-      const ApplicableFn applicable(applies);
-      // A, B and X: the LU works in a copy of each A item, X is B's size.
-      const double bytes = double(count) * (double(n) * n + 2.0 * double(n) * nrhs) * sizeof(T);
-      auto selected = select_route(session, options, ops::BatchedFamily::Solve, problem,
-                                   is_host_space<Space>(), oa->dtype, false, bytes, applicable, kSolve);
-      if (!selected) return unexpected(std::move(selected.error()));
+      RouteKey key(session, options, ops::BatchedFamily::Solve);
+      key.add(s.a);
+      key.add(s.b);
+      key.add(s.x);
+      SelectedRoute selected;
+      if (auto e = remembered_route<Space, T, ops::BatchedFamily::Solve>(key, selected, [&] {
+            const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };
+            // A, B and X: the LU works in a copy of each A item, X is B's size.
+            const double bytes = double(count) * (double(n) * n + 2.0 * double(n) * nrhs) * sizeof(T);
+            return select_route(session, options, ops::BatchedFamily::Solve, problem, is_host_space<Space>(),
+                                oa->dtype, false, bytes, ApplicableFn(applies), kSolve);
+          }))
+        return unexpected(std::move(*e));
       if (into == nullptr) {
         s.x.data = acquire_output<T, Space>(nullptr, output, n * nrhs * count,
                                             "tfbench::engine::ops::batched_solve::output");
       }
-      const SingularItems singular = execute_solve(space, selected->items_route(), s);
+      const SingularItems singular = execute_solve(space, selected.items_route(), s);
       if (singular.count > 0) {
         BatchedError e{
             BatchedErrc::Singular,
@@ -148,7 +164,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
             singular.count};
         return unexpected(std::move(e));
       }
-      return selected->run(count);
+      return selected.run(count);
     });
   });
 }

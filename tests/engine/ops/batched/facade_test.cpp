@@ -377,6 +377,84 @@ TEST_CASE("batched_gemm: the allocating variant equals the _into result, with th
           .has_value());
 }
 
+TEST_CASE("batched_gemm_into: the route remembered for the last call follows every change of its inputs",
+          "[batched][facade]") {
+  // Calls on one thread with the same operands. Before each change of one input of the route's
+  // selection, the same call succeeds (so its route is the one remembered); after it, the call must
+  // take the route the change gives, not the remembered one.
+  auto backend = backend_for_test();
+  auto a = random_tensor(4, 4, 9, 41), b = random_tensor(4, 4, 9, 42);
+  auto c = filled(4, 4, 9, 0.0);
+  auto call_in = [&](Session& s, const BatchedOptions& options, double alpha) {
+    return tfbench::ops::batched_gemm_into(s, a, b, c, alpha, 0.0, options);
+  };
+  auto call = [&](const BatchedOptions& options, double alpha = 1.0) {
+    return backend.with_session([&](Session& s) { return call_in(s, options, alpha); }).value();
+  };
+  BatchedOptions automatic, kokkos;
+  kokkos.provider = ItemProvider::KokkosBatched;
+  // The options.
+  auto first = call(automatic);
+  REQUIRE(first.has_value());
+  CHECK(first->provider == ItemProvider::Specialized);
+  auto forced = call(kokkos);
+  REQUIRE(forced.has_value());
+  CHECK(forced->provider == ItemProvider::KokkosBatched);
+  auto again = call(automatic);
+  REQUIRE(again.has_value());
+  CHECK(again->provider == ItemProvider::Specialized);
+  // The session's provider set: KokkosBatched taken out of the slot refuses the forced provider.
+  REQUIRE(call(kokkos).has_value());
+  REQUIRE(backend.set_providers(tfbench::ProviderSlot::BatchedGemm, {}).has_value());
+  auto refused = call(kokkos);
+  REQUIRE_FALSE(refused.has_value());
+  CHECK(refused.error().code == BatchedErrc::Unsupported);
+  REQUIRE(backend
+              .set_providers(tfbench::ProviderSlot::BatchedGemm,
+                             {&tfbench::providers::kokkos_batched_serial, &tfbench::providers::libxsmm})
+              .has_value());
+  auto restored = call(kokkos);
+  REQUIRE(restored.has_value());
+  CHECK(restored->provider == ItemProvider::KokkosBatched);
+  // The backend's default policy: WholeBatchVendor has no route on a host.
+  REQUIRE(call(automatic).has_value());
+  REQUIRE(backend.set_batch_policy(BatchPolicy{BatchStrategy::WholeBatchVendor, {}}).has_value());
+  auto backend_default = call(automatic);
+  REQUIRE_FALSE(backend_default.has_value());
+  CHECK(backend_default.error().code == BatchedErrc::NoRoute);
+  REQUIRE(backend.set_batch_policy(BatchPolicy{}).has_value());
+  // A scoped policy, and a per-operation one over it.
+  REQUIRE(call(automatic).has_value());
+  BatchedOptions sequential;
+  sequential.policy = BatchPolicy{BatchStrategy::Sequential, {}};
+  auto scoped = backend
+                    .with_session([&](Session& s) {
+                      return tfbench::with_batch_policy(
+                          s, BatchPolicy{BatchStrategy::WholeBatchVendor, {}}, [&](Session& inner) {
+                            auto vendor = call_in(inner, automatic, 1.0);
+                            auto per_operation = call_in(inner, sequential, 1.0);
+                            return std::make_pair(vendor.has_value(), per_operation.has_value());
+                          });
+                    })
+                    .value();
+  CHECK_FALSE(scoped.first);
+  CHECK(scoped.second);
+  // The scalars: libxsmm's kernels multiply by alpha = 1 only.
+  BatchedOptions xsmm;
+  xsmm.provider = ItemProvider::Libxsmm;
+  auto unit = call(xsmm);
+  if (unit.has_value()) {  // a build with libxsmm
+    CHECK(unit->provider == ItemProvider::Libxsmm);
+    auto scaled = call(xsmm, 2.0);
+    REQUIRE_FALSE(scaled.has_value());
+    CHECK(scaled.error().code == BatchedErrc::Unsupported);
+  }
+  // The last call computed C with the route it reported.
+  auto last = call(automatic);
+  REQUIRE(last.has_value());
+  CHECK(gemm_error(a.view(), b.view(), c.view(), std::vector<double>(16 * 9, 0.0), 1.0, 0.0) <= 1e-12);
+}
+
 namespace {
 
 /// Diagonally dominant items, rows cyclically shifted when `permuted` (pivoting then required).

@@ -106,6 +106,10 @@ class AutoTuning {
   std::optional<double> direct_contraction_muladds(int threads) const;
 
   const std::string& id() const { return id_; }
+  /// A number no other AutoTuning of this process has, renewed by add(): what a memory of answers
+  /// derived from this tuning is keyed by (an address can be reused by a later tuning, a serial
+  /// cannot).
+  std::uint64_t serial() const { return serial_; }
   const CacheSizes& caches() const { return caches_; }
   std::size_t size() const;
 
