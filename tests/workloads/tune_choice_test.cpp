@@ -83,6 +83,22 @@ TEST_CASE("tune: streaming stores must win beyond their spread over the same rou
       choose_fastest(apart, {{3.60e-3, 3.70e-3, 3.80e-3}, {4.20e-3, 4.42e-3, 4.50e-3}, {6e-3}});
   REQUIRE(streaming.has_value());
   CHECK(streaming->streaming_stores == true);
+  // Set aside in a tie, streaming stores leave the choice to every other candidate, not to their
+  // twin alone: run g's class of n = 16 at 2 MiB, two threads (Zen 2, 2026-12-05), where the twin of
+  // the fastest round (prefetch off) had the slowest median of the four (46.1 us against 41.0).
+  std::vector<TuneCandidate> run_g = {
+      {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", true, 0, true},
+      {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", true, 0, false},
+      {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", false, 0, true},
+      {ItemProvider::Libxsmm, BatchStrategy::OuterParallel, nan, 0, "", false, 0, false},
+  };
+  const auto g = choose_fastest(run_g, {{40.45e-6, 41.02e-6, 41.5e-6},
+                                        {41.79e-6, 43.22e-6, 44.0e-6},
+                                        {40.24e-6, 43.73e-6, 44.5e-6},
+                                        {43.63e-6, 46.1e-6, 47.0e-6}});
+  REQUIRE(g.has_value());
+  CHECK(g->prefetch == true);
+  CHECK(g->streaming_stores == true);
   // Only the twin counts: another provider as fast as the median does not undo the choice.
   std::vector<TuneCandidate> other = candidates();
   const auto still =

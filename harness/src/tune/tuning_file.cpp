@@ -315,7 +315,7 @@ std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, st
     if (!c.choice || c.busy_host) continue;
     std::vector<ops::TunedTime> times;
     for (const auto& k : c.candidates) {
-      if (k.skipped.empty()) times.push_back({k.choice(), k.decisive_s()});
+      if (k.skipped.empty()) times.push_back({k.choice(), k.decisive_s(), k.median_s});
     }
     tuning->add(c.cls, *c.choice, std::move(times));
   }

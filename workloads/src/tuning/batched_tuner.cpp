@@ -275,26 +275,20 @@ std::string TuneCandidate::label() const {
 
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples) {
-  const TuneCandidate* best = nullptr;
+  std::vector<ops::TunedTime> times;
+  std::vector<std::size_t> of_time;  // the candidate of each time
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     TuneCandidate& c = candidates[i];
     if (!c.skipped.empty() || i >= samples.size() || samples[i].empty()) continue;
     c.median_s = median(samples[i]);
     c.best_s = *std::min_element(samples[i].begin(), samples[i].end());
-    if (best == nullptr || c.best_s < best->best_s) best = &c;
+    times.push_back({c.choice(), c.best_s, c.median_s});
+    of_time.push_back(i);
   }
-  if (best == nullptr) return std::nullopt;
-  // Streaming stores win only beyond their own spread over the same route with regular stores: what
-  // they save depends on the DRAM's state of the moment (docs/tuning.md, step 4).
-  if (best->streaming_stores.value_or(false)) {
-    for (const TuneCandidate& c : candidates) {
-      const bool twin = c.skipped.empty() && c.best_s > 0 && !c.streaming_stores.value_or(false) &&
-                        c.provider == best->provider && c.strategy == best->strategy &&
-                        c.prefetch == best->prefetch;
-      if (twin && c.best_s <= best->median_s) return c.choice();
-    }
-  }
-  return best->choice();
+  // The rule lookup()'s interpolation between two classes takes too (docs/tuning.md, step 4).
+  const auto chosen = ops::choose_measured(times);
+  if (!chosen) return std::nullopt;
+  return candidates[of_time[*chosen]].choice();
 }
 
 void drop_slow_candidates(std::vector<TuneCandidate>& candidates,

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <vector>
 
 namespace tfbench::ops {
 namespace {
@@ -59,6 +60,28 @@ CacheSizes caches_for_threads(const CacheSizes& caches, int threads) {
   return {caches.l1_bytes * t, caches.l2_bytes * t, caches.llc_bytes};
 }
 
+std::optional<std::size_t> choose_measured(const std::vector<TunedTime>& times) {
+  const auto timed = [](const TunedTime& x) { return x.seconds > 0 && std::isfinite(x.seconds); };
+  std::vector<bool> aside(times.size(), false);
+  for (;;) {
+    std::optional<std::size_t> best;
+    for (std::size_t i = 0; i < times.size(); ++i) {
+      if (!aside[i] && timed(times[i]) && (!best || times[i].seconds < times[*best].seconds)) best = i;
+    }
+    if (!best) return std::nullopt;
+    const TunedTime& fastest = times[*best];
+    if (!fastest.choice.streaming_stores.value_or(false)) return best;
+    const double spread = std::max(fastest.seconds, fastest.median_seconds);
+    const bool twin_within = std::any_of(times.begin(), times.end(), [&](const TunedTime& x) {
+      return timed(x) && !x.choice.streaming_stores.value_or(false) &&
+             x.choice.provider == fastest.choice.provider && x.choice.strategy == fastest.choice.strategy &&
+             x.choice.prefetch == fastest.choice.prefetch && x.seconds <= spread;
+    });
+    if (!twin_within) return best;
+    aside[*best] = true;  // and the fastest of the rest, its twin among them, decides
+  }
+}
+
 std::uint64_t AutoTuning::next_serial() {
   static std::atomic<std::uint64_t> serial{0};
   return ++serial;
@@ -68,7 +91,10 @@ void AutoTuning::add(const TuningClass& cls, const TuningChoice& choice, std::ve
   serial_ = next_serial();  // what a thread remembers of the old classes no longer answers
   Entry entry{cls, choice, cls.working_set_bytes > 0 ? std::log(cls.working_set_bytes) : 0.0, {}};
   for (TunedTime& t : times) {
-    if (t.seconds > 0 && std::isfinite(t.seconds)) entry.log_times.push_back({t.choice, std::log(t.seconds)});
+    if (!(t.seconds > 0) || !std::isfinite(t.seconds)) continue;
+    const double median =
+        t.median_seconds >= t.seconds && std::isfinite(t.median_seconds) ? t.median_seconds : t.seconds;
+    entry.log_times.push_back({t.choice, std::log(t.seconds), std::log(median)});
   }
   std::vector<Entry>& entries = buckets_[bucket(cls.family, cls.level)];
   for (Entry& e : entries) {
@@ -94,20 +120,19 @@ std::optional<TuningChoice> AutoTuning::between(const Entry& below, const Entry&
                                                 double working_set_bytes) {
   // Where between the two sizes the problem lies, 0 at `below` and 1 at `above`, on a log scale.
   const double t = (std::log(working_set_bytes) - below.log_bytes) / (above.log_bytes - below.log_bytes);
-  const LogTime* best = nullptr;
-  double best_log = 0;
+  // Each candidate both classes measured, its fastest round and median interpolated; then the rule
+  // of a class (choose_measured), so that streaming stores need the same margin here as there.
+  std::vector<TunedTime> estimates;
   for (const LogTime& a : below.log_times) {
     for (const LogTime& b : above.log_times) {
       if (a.choice != b.choice) continue;
-      const double estimate = (1.0 - t) * a.log_seconds + t * b.log_seconds;
-      if (best == nullptr || estimate < best_log) {
-        best = &a;
-        best_log = estimate;
-      }
+      estimates.push_back({a.choice, std::exp((1.0 - t) * a.log_seconds + t * b.log_seconds),
+                           std::exp((1.0 - t) * a.log_median + t * b.log_median)});
     }
   }
-  if (best == nullptr) return std::nullopt;
-  return best->choice;
+  const auto chosen = choose_measured(estimates);
+  if (!chosen) return std::nullopt;
+  return estimates[*chosen].choice;
 }
 
 std::size_t AutoTuning::size() const {

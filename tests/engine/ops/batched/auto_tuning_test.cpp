@@ -276,6 +276,70 @@ TEST_CASE("AutoTuning: between two measured sizes the candidates' times are inte
   CHECK(*high == xsmm_pf);
 }
 
+TEST_CASE("AutoTuning: between two sizes streaming stores need the margin a class asks of them",
+          "[batched][tuning]") {
+  // The Zen 2 tune of 2026-12-05 (run g), n = 16 at two threads, libxsmm outer-parallel: fastest
+  // round and median (us) at 2 MiB and 8 MiB. By fastest rounds alone, prefetch off with streaming
+  // stores is ahead between them; but near 2 MiB its twin with regular stores has a round within its
+  // median, so it is set aside, and prefetch on with streaming stores (the fastest median at 2 MiB,
+  // 41.0 against 43.7) wins. At 3 MiB, the run's batch, the tie holds by 0.01%; at 2.2 MiB by 0.2%.
+  // The run took the first: 0.972 of libxsmm's peer.
+  constexpr double MiB = 1024.0 * 1024;
+  const auto llc = [](double bytes) {
+    return TuningClass{BatchedFamily::Gemm, DType::F64, 16, MemoryLevel::LLC, 2, bytes};
+  };
+  const auto route = [](bool prefetch, bool streaming) {
+    return TuningChoice{ItemProvider::Libxsmm, BatchStrategy::OuterParallel, prefetch, streaming};
+  };
+  const TuningChoice pf_nt = route(true, true), pf = route(true, false), nt = route(false, true),
+                     plain = route(false, false);
+  AutoTuning t("t", kCaches);
+  t.add(llc(2.0 * MiB), pf_nt,
+        {{pf_nt, 40.45e-6, 41.02e-6},
+         {pf, 41.79e-6, 43.22e-6},
+         {nt, 40.24e-6, 43.73e-6},
+         {plain, 43.63e-6, 46.1e-6}});
+  t.add(llc(8.0 * MiB), nt,
+        {{nt, 155.7e-6, 157.8e-6},
+         {pf_nt, 157.8e-6, 161.5e-6},
+         {plain, 158.6e-6, 167.4e-6},
+         {pf, 164.9e-6, 167.5e-6}});
+  const auto near_2 = t.lookup(BatchedFamily::Gemm, DType::F64, 16, 2.2 * MiB, 2);
+  REQUIRE(near_2.has_value());
+  CHECK(*near_2 == pf_nt);
+  // Times without medians (an older file): the fastest rounds alone, as before.
+  AutoTuning u("u", kCaches);
+  u.add(llc(2.0 * MiB), pf_nt, {{pf_nt, 40.45e-6}, {pf, 41.79e-6}, {nt, 40.24e-6}, {plain, 43.63e-6}});
+  u.add(llc(8.0 * MiB), nt, {{nt, 155.7e-6}, {pf_nt, 157.8e-6}, {plain, 158.6e-6}, {pf, 164.9e-6}});
+  CHECK(*u.lookup(BatchedFamily::Gemm, DType::F64, 16, 2.2 * MiB, 2) == nt);
+}
+
+TEST_CASE("choose_measured: streaming stores set aside in a tie leave the choice to the rest",
+          "[batched][tuning]") {
+  using tfbench::ops::choose_measured;
+  using tfbench::ops::TunedTime;
+  const auto route = [](bool prefetch, bool streaming) {
+    return TuningChoice{ItemProvider::Libxsmm, BatchStrategy::OuterParallel, prefetch, streaming};
+  };
+  // Run g's 2 MiB class above: its twin within its median sets prefetch-off streaming aside; then
+  // prefetch-on streaming, whose twin's fastest round (41.79) is beyond its median (41.02), stands,
+  // not the set-aside route's twin (43.63, median 46.1).
+  const std::vector<TunedTime> g = {{route(true, true), 40.45e-6, 41.02e-6},
+                                    {route(true, false), 41.79e-6, 43.22e-6},
+                                    {route(false, true), 40.24e-6, 43.73e-6},
+                                    {route(false, false), 43.63e-6, 46.1e-6}};
+  REQUIRE(choose_measured(g) == std::optional<std::size_t>(0));
+  // Every streaming route tied with its twin: the fastest regular one.
+  const std::vector<TunedTime> tied = {{route(false, true), 1.0e-3, 1.2e-3},
+                                       {route(false, false), 1.1e-3, 1.2e-3},
+                                       {route(true, true), 1.05e-3, 1.3e-3},
+                                       {route(true, false), 1.15e-3, 1.2e-3}};
+  CHECK(choose_measured(tied) == std::optional<std::size_t>(1));
+  // No time at all: no choice.
+  CHECK_FALSE(choose_measured({{route(false, false), 0.0, 0.0}}).has_value());
+  CHECK_FALSE(choose_measured({}).has_value());
+}
+
 TEST_CASE("Auto follows the backend policy's tuning; policies without one use the model",
           "[batched][tuning]") {
   // KokkosBatched is never Auto's built-in choice on a host space: only the tuning can pick it.

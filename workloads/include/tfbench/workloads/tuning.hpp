@@ -123,7 +123,8 @@ struct TuneCandidate {
 /// process, a stolen vCPU) only ever slows a round, and on the 2-core Xeon VM a burst of it over 3
 /// of 5 rounds made a 2-thread fan-out's median slower than one thread's. A route with streaming
 /// stores of C stands only where its twin with regular stores (the same provider, strategy and
-/// prefetch) has no round as fast as its median: the twin is chosen in such a tie.
+/// prefetch) has no round as fast as its median; in such a tie it is set aside and the fastest of the
+/// rest decides (ops::choose_measured, the rule lookup()'s interpolation takes too).
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples);
 

@@ -66,11 +66,21 @@ struct TuningChoice {
 /// e.g. "libxsmm+prefetch+nt-stores/outer-parallel"; "auto" for a choice without a strategy.
 std::string describe(const TuningChoice& choice);
 
-/// How long one candidate took for a class's batch (per operation; `tune` records its fastest round).
+/// How long one candidate took for a class's batch, per operation: its fastest round (what decides)
+/// and the median of its rounds (its spread; 0 where not known, then the fastest stands for both).
 struct TunedTime {
   TuningChoice choice;
   double seconds = 0;
+  double median_seconds = 0;
 };
+
+/// The measured choice among candidates' times: the one rule of `tune`'s classes and of lookup()'s
+/// interpolation between two of them. The fastest by its fastest round (interference on a shared
+/// machine only ever slows a round), except that a route with streaming stores of C whose twin with
+/// regular stores (same provider, strategy and prefetch) has a fastest round within the streaming
+/// one's median is set aside (what streaming stores save moves with the DRAM's state of the moment),
+/// and the rule applies to the rest. The index into `times`; empty when none has a time.
+std::optional<std::size_t> choose_measured(const std::vector<TunedTime>& times);
 
 class AutoTuning {
  public:
@@ -87,13 +97,12 @@ class AutoTuning {
   /// largest measured thread count not above `threads` (else the smallest); the measured item_dim
   /// nearest to `item_dim` on a log scale, and only within a factor of two of it. Of that item_dim's
   /// classes (one level is measured at several sizes), a working set between two of them takes the
-  /// candidate fastest by their times interpolated linearly in log(time) over log(bytes) (the
-  /// candidates both measured); otherwise the class measured nearest to `working_set_bytes` on a
-  /// log scale decides. Empty: no class applies (Auto's built-in preference decides).
-  /// Each thread remembers its last question and answer: a caller repeating one shape (every
-  /// benchmark, most applications) gets it in a few nanoseconds instead of the 20-65 ns of the
-  /// search over 300 classes, which made a tuned 2 x 2 batch of 512 items 8% slower than the same
-  /// route forced.
+  /// candidate that choose_measured picks from their times (fastest rounds and medians) interpolated
+  /// linearly in log(time) over log(bytes) (the candidates both measured); otherwise the class
+  /// measured nearest to `working_set_bytes` on a log scale decides. Empty: no class applies (Auto's built-in
+  /// preference decides). Each thread remembers its last question and answer: a caller repeating one shape
+  /// (every benchmark, most applications) gets it in a few nanoseconds instead of the 20-65 ns of the search
+  /// over 300 classes, which made a tuned 2 x 2 batch of 512 items 8% slower than the same route forced.
   std::optional<TuningChoice> lookup(BatchedFamily family, DType dtype, int item_dim,
                                      double working_set_bytes, int threads) const;
 
@@ -117,6 +126,7 @@ class AutoTuning {
   struct LogTime {
     TuningChoice choice;
     double log_seconds = 0;
+    double log_median = 0;
   };
   struct Entry {
     TuningClass cls;
