@@ -2,7 +2,7 @@
 // The session entry path shared by the backends. The template wraps the callback so that admission,
 // the concrete session and cleanup live in one .cpp function: no allocation, no OpenMP region.
 
-#include <optional>
+#include <new>
 #include <type_traits>
 #include <utility>
 
@@ -31,10 +31,22 @@ Result<SessionResult<F>, SessionEntryError> enter_with(BackendState* state, F&& 
   if constexpr (std::is_void<R>::value) {
     return run_session(state, [&](Session& session) { f(session); });
   } else {
-    std::optional<R> out;
-    auto entered = run_session(state, [&](Session& session) { out.emplace(f(session)); });
+    // f's result in raw storage rather than a std::optional: GCC 12 zeroed the optional's 152 bytes
+    // (a libc memset) on every entry of a batched operation.
+    struct Slot {
+      alignas(R) unsigned char bytes[sizeof(R)];
+      bool made = false;
+      R& value() { return *std::launder(reinterpret_cast<R*>(bytes)); }
+      ~Slot() {
+        if (made) value().~R();
+      }
+    } out;
+    auto entered = run_session(state, [&](Session& session) {
+      ::new (static_cast<void*>(out.bytes)) R(f(session));
+      out.made = true;
+    });
     if (!entered) return unexpected(entered.error());
-    return Result<R, SessionEntryError>(std::move(*out));
+    return Result<R, SessionEntryError>(std::move(out.value()));
   }
 }
 
