@@ -77,10 +77,28 @@ template <int N, bool BetaZero>
 inline void gemm_small_f64_avx2_items(const double alpha, const double* a, const double* b, const double beta,
                                       double* c, const std::int64_t begin, const std::int64_t end,
                                       const bool backward) {
-  for_items(begin, end, backward, [&](const std::int64_t i) {
+  const auto item = [&](const std::int64_t i) {
     const std::int64_t at = i * N * N;
     gemm_small_f64_avx2_item<N, BetaZero>(alpha, a + at, b + at, beta, c + at);
-  });
+  };
+  if constexpr (N == 2) {
+    // Four items an iteration, in the sweep's order: the loop's own instructions were a fifth of an
+    // item's (a standalone loop of 512 items sweeping both ways on Zen 2: 0.79 ns an item one at a
+    // time, 0.79 two at a time, 0.70 four or eight at a time).
+    constexpr std::int64_t kGroup = 4;
+    std::int64_t i = backward ? end : begin;
+    if (!backward) {
+      for (; i + kGroup <= end; i += kGroup)
+        for (std::int64_t u = 0; u < kGroup; ++u) item(i + u);
+      for (; i < end; ++i) item(i);
+    } else {
+      for (; i - kGroup >= begin; i -= kGroup)
+        for (std::int64_t u = 1; u <= kGroup; ++u) item(i - u);
+      while (i-- > begin) item(i);
+    }
+  } else {
+    for_items(begin, end, backward, item);
+  }
 }
 
 }  // namespace tfbench::impl::batched

@@ -2,6 +2,7 @@
 // thread's next sweep takes, the kernels' descending paths against their ascending ones bit for bit,
 // and a chunk that sweeps the other way on its next call.
 
+#include <algorithm>
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -174,6 +175,18 @@ TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next cal
     CAPTURE(n);
     const auto o = observe_order(n, 9);
     REQUIRE(o.ascending != o.descending);
+    // With B the identity and C_i = A_(i + 1), ascending copies A_0 into every later item, one at a
+    // time; descending shifts each item up by one. Any other order, even inside a group of items
+    // a kernel runs per iteration, leaves another pattern.
+    const std::size_t size = std::size_t(n) * n;
+    const auto a0 = random_values(size * 10, 4);
+    for (std::size_t k = 1; k <= 9; ++k) {
+      CAPTURE(k);
+      CHECK(std::equal(o.ascending.begin() + long(k * size), o.ascending.begin() + long((k + 1) * size),
+                       a0.begin()));
+      CHECK(std::equal(o.descending.begin() + long(k * size), o.descending.begin() + long((k + 1) * size),
+                       a0.begin() + long((k - 1) * size)));
+    }
     CHECK(o.calls[0] == o.ascending);
     CHECK(o.calls[1] == o.descending);
     CHECK(o.calls[2] == o.ascending);
