@@ -73,10 +73,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
       // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
       GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
                      into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
-      RouteKey key(session, options, ops::BatchedFamily::Gemm);
-      key.add(g.a);
-      key.add(g.b);
-      key.add(g.c);
+      RouteKey key(session, options, ops::BatchedFamily::Gemm, g.a, g.b, g.c);
       key.add_scalar(g.alpha);
       key.add_scalar(g.beta);
       SelectedRoute selected;
@@ -134,10 +131,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
       using T = decltype(tag);
       SolveBatch<T> s{as_batch<const T>(*oa), as_batch<const T>(*ob),
                       into != nullptr ? as_batch<T>(ox) : compact_batch<T>(nullptr, n, nrhs, count)};
-      RouteKey key(session, options, ops::BatchedFamily::Solve);
-      key.add(s.a);
-      key.add(s.b);
-      key.add(s.x);
+      const RouteKey key(session, options, ops::BatchedFamily::Solve, s.a, s.b, s.x);
       SelectedRoute selected;
       if (auto e = remembered_route<Space, T, ops::BatchedFamily::Solve>(key, selected, [&] {
             const auto applies = [&](ops::ItemProvider p) { return solve_provider_applies<Space>(p, s); };

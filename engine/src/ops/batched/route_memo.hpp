@@ -25,6 +25,16 @@ namespace tfbench::impl::batched {
 /// (streams_c_on, which does, runs after it on every call). Two keys are equal only if every input is.
 class RouteKey {
  public:
+  /// The key of an operation on three operands (A, B and the destination), scalars added after.
+  template <class A, class B, class C>
+  RouteKey(const Session& session, const ops::BatchedOptions& options, ops::BatchedFamily family,
+           const ItemBatch<A>& a, const ItemBatch<B>& b, const ItemBatch<C>& c)
+      : RouteKey(session, options, family) {
+    add(a);
+    add(b);
+    add(c);
+  }
+
   RouteKey(const Session& session, const ops::BatchedOptions& options, ops::BatchedFamily family) {
     const ExecutionContext& c = session.context();
     push(static_cast<std::int64_t>(c.space), c.threads, c.outer_active, c.lane, c.lanes,
