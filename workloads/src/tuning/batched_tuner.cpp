@@ -276,19 +276,17 @@ std::string TuneCandidate::label() const {
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples) {
   std::vector<ops::TunedTime> times;
-  std::vector<std::size_t> of_time;  // the candidate of each time
   for (std::size_t i = 0; i < candidates.size(); ++i) {
     TuneCandidate& c = candidates[i];
     if (!c.skipped.empty() || i >= samples.size() || samples[i].empty()) continue;
     c.median_s = median(samples[i]);
     c.best_s = *std::min_element(samples[i].begin(), samples[i].end());
     times.push_back({c.choice(), c.best_s, c.median_s});
-    of_time.push_back(i);
   }
   // The rule lookup()'s interpolation between two classes takes too (docs/tuning.md, step 4).
   const auto chosen = ops::choose_measured(times);
   if (!chosen) return std::nullopt;
-  return candidates[of_time[*chosen]].choice();
+  return times[*chosen].choice;
 }
 
 void drop_slow_candidates(std::vector<TuneCandidate>& candidates,

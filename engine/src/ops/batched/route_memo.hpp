@@ -35,6 +35,22 @@ class RouteKey {
     add(c);
   }
 
+  template <class T>
+  void add_scalar(const T& value) {
+    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16, "a scalar of at most two words");
+    std::array<std::int64_t, 2> bits{};
+    std::memcpy(bits.data(), &value, sizeof(T));
+    push(bits[0], bits[1]);
+  }
+
+  bool operator==(const RouteKey& o) const {
+    // Every word, unused ones zero in both: a fixed-length loop the compiler vectorizes.
+    std::uint64_t differ = 0;
+    for (std::size_t i = 0; i < kWords; ++i) differ |= static_cast<std::uint64_t>(words_[i] ^ o.words_[i]);
+    return differ == 0;
+  }
+
+ private:
   RouteKey(const Session& session, const ops::BatchedOptions& options, ops::BatchedFamily family) {
     const ExecutionContext& c = session.context();
     push(static_cast<std::int64_t>(c.space), c.threads, c.outer_active, c.lane, c.lanes,
@@ -58,23 +74,6 @@ class RouteKey {
   void add(const ItemBatch<T>& x) {
     push(x.rows, x.cols, x.count, x.rs, x.cs, x.bs);
   }
-  template <class T>
-  void add_scalar(const T& value) {
-    static_assert(std::is_trivially_copyable<T>::value && sizeof(T) <= 16, "a scalar of at most two words");
-    std::array<std::int64_t, 2> bits{};
-    std::memcpy(bits.data(), &value, sizeof(T));
-    push(bits[0], bits[1]);
-  }
-
-  bool operator==(const RouteKey& o) const {
-    // Every word, unused ones zero in both: a fixed-length loop the compiler vectorizes.
-    std::uint64_t differ = 0;
-    for (std::size_t i = 0; i < kWords; ++i) differ |= static_cast<std::uint64_t>(words_[i] ^ o.words_[i]);
-    return differ == 0;
-  }
-  bool operator!=(const RouteKey& o) const { return !(*this == o); }
-
- private:
   template <class... W>
   void push(W... values) {
     ((words_[size_++] = static_cast<std::int64_t>(values)), ...);
