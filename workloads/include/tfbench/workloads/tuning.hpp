@@ -88,7 +88,7 @@ struct TuneOptions {
   // Contractions' direct-kernel crossover (tune_direct_contraction): item sizes n of the ladder
   // (about n^3 multiply-adds each).
   std::vector<int> contraction_sizes{2, 3, 4, 5, 6, 8, 10, 12, 16, 20};
-  int rounds = 5;             // interleaved rounds; each candidate's median decides
+  int rounds = 5;             // interleaved rounds; each candidate's best round decides (choose_fastest)
   double min_time_s = 0.005;  // per sample: iterations repeat until this much time passed
   std::uint64_t seed = 1;
   // A class whose rounds ran while other work or the hypervisor took more of the CPUs than busy_share
