@@ -93,11 +93,13 @@ std::shared_ptr<TriadArrays<MemSpace>> case_arrays(std::int64_t n, int threads, 
   static std::mutex mutex;
   static std::map<Key, std::weak_ptr<TriadArrays<MemSpace>>> live;
   const std::lock_guard<std::mutex> lock(mutex);
-  std::weak_ptr<TriadArrays<MemSpace>>& slot = live[Key{n, threads, seed}];
-  if (auto arrays = slot.lock()) return arrays;
+  const Key key{n, threads, seed};
+  if (const auto it = live.find(key); it != live.end()) {
+    if (auto arrays = it->second.lock()) return arrays;
+  }
   for (auto it = live.begin(); it != live.end();) it = it->second.expired() ? live.erase(it) : std::next(it);
   auto arrays = std::make_shared<TriadArrays<MemSpace>>(n, threads, seed);
-  live[Key{n, threads, seed}] = arrays;
+  live[key] = arrays;
   return arrays;
 }
 
@@ -138,7 +140,7 @@ class KokkosTriad final : public Instance {
 /// The hand-written peer: one `omp parallel for` with a static schedule.
 class OpenMPTriad final : public Instance {
  public:
-  explicit OpenMPTriad(std::shared_ptr<TriadArrays<Kokkos::HostSpace>> arrays, int threads)
+  OpenMPTriad(std::shared_ptr<TriadArrays<Kokkos::HostSpace>> arrays, int threads)
       : arrays_(std::move(arrays)), threads_(threads) {}
 
   CheckResult check() override {
