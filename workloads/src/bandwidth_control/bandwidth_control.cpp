@@ -252,8 +252,8 @@ class BandwidthControl final : public TableFamily {
   std::string_view name() const override { return "bandwidth_control"; }
   std::string_view description() const override {
     return "STREAM triad a = b + s*c: a Kokkos kernel on the worker's space against a hand-written "
-           "OpenMP loop (host memory) and, on the cuda space, a hand-written CUDA kernel; the bandwidth "
-           "ceiling (GB/s)";
+           "OpenMP loop (host memory) and, on the cuda space, a hand-written CUDA kernel, all on the "
+           "case's one set of arrays (GB/s)";
   }
   std::vector<ParamSpec> parameters() const override {
     ParamSpec elements{"elements", ParamType::Int, "doubles per array (3 arrays)",
