@@ -103,50 +103,50 @@ std::shared_ptr<TriadArrays<MemSpace>> case_arrays(std::int64_t n, int threads, 
   return arrays;
 }
 
-/// The row's metric `operands_shared_by`: how many variants alive run on its arrays.
-template <class Arrays>
-std::map<std::string, double> shared_by(const std::shared_ptr<Arrays>& arrays) {
-  return {{"operands_shared_by", static_cast<double>(arrays.use_count())}};
-}
-
-template <class ExecSpace>
-class KokkosTriad final : public Instance {
+/// A triad variant on its case's arrays: the check, the work and the metric `operands_shared_by`
+/// (how many variants alive run on the row's arrays) every variant shares; run() is its own.
+template <class MemSpace>
+class TriadInstance : public Instance {
  public:
-  KokkosTriad(std::int64_t n, int threads, std::uint64_t seed)
-      : arrays_(case_arrays<typename ExecSpace::memory_space>(n, threads, seed)) {}
-
   CheckResult check() override {
     run();
     return arrays_->check();
   }
+  Work work() const override { return triad_work(arrays_->n); }
+  std::map<std::string, double> metrics() override {
+    return {{"operands_shared_by", static_cast<double>(arrays_.use_count())}};
+  }
+
+ protected:
+  explicit TriadInstance(std::shared_ptr<TriadArrays<MemSpace>> arrays) : arrays_(std::move(arrays)) {}
+  std::shared_ptr<TriadArrays<MemSpace>> arrays_;
+};
+
+template <class ExecSpace>
+class KokkosTriad final : public TriadInstance<typename ExecSpace::memory_space> {
+  using Base = TriadInstance<typename ExecSpace::memory_space>;
+
+ public:
+  KokkosTriad(std::int64_t n, int threads, std::uint64_t seed)
+      : Base(case_arrays<typename ExecSpace::memory_space>(n, threads, seed)) {}
 
   void run() override {
-    auto a = arrays_->a;
-    auto b = arrays_->b;
-    auto c = arrays_->c;
+    const auto& arrays = *this->arrays_;
+    auto a = arrays.a;
+    auto b = arrays.b;
+    auto c = arrays.c;
     Kokkos::parallel_for(
-        "tfbench::workloads::triad", Kokkos::RangePolicy<ExecSpace>(ExecSpace(), 0, arrays_->n),
+        "tfbench::workloads::triad", Kokkos::RangePolicy<ExecSpace>(ExecSpace(), 0, arrays.n),
         KOKKOS_LAMBDA(const std::int64_t i) { a(i) = b(i) + kScalar * c(i); });
     ExecSpace().fence();
   }
-
-  Work work() const override { return triad_work(arrays_->n); }
-  std::map<std::string, double> metrics() override { return shared_by(arrays_); }
-
- private:
-  std::shared_ptr<TriadArrays<typename ExecSpace::memory_space>> arrays_;
 };
 
 /// The hand-written peer: one `omp parallel for` with a static schedule.
-class OpenMPTriad final : public Instance {
+class OpenMPTriad final : public TriadInstance<Kokkos::HostSpace> {
  public:
   OpenMPTriad(std::shared_ptr<TriadArrays<Kokkos::HostSpace>> arrays, int threads)
-      : arrays_(std::move(arrays)), threads_(threads) {}
-
-  CheckResult check() override {
-    run();
-    return arrays_->check();
-  }
+      : TriadInstance(std::move(arrays)), threads_(threads) {}
 
   void run() override {
     double* __restrict a = arrays_->a.data();
@@ -157,15 +157,7 @@ class OpenMPTriad final : public Instance {
     for (std::int64_t i = 0; i < n; ++i) a[i] = b[i] + kScalar * c[i];
   }
 
-  Work work() const override {
-    return triad_work(arrays_->n);
-  }
-  std::map<std::string, double> metrics() override {
-    return shared_by(arrays_);
-  }
-
  private:
-  std::shared_ptr<TriadArrays<Kokkos::HostSpace>> arrays_;
   int threads_;
 };
 
@@ -181,20 +173,15 @@ __global__ void cuda_triad_kernel(double* __restrict__ a, const double* __restri
 /// The hand-written device peer: a grid-stride CUDA kernel on the Kokkos Cuda instance's stream, on
 /// the same CudaSpace Views as the Kokkos triad, with as many 256-thread blocks as fill the device
 /// several times over (the grid STREAM-like CUDA triads use).
-class CudaTriad final : public Instance {
+class CudaTriad final : public TriadInstance<Kokkos::CudaSpace> {
  public:
   CudaTriad(std::int64_t n, int threads, std::uint64_t seed)
-      : arrays_(case_arrays<Kokkos::CudaSpace>(n, threads, seed)) {
+      : TriadInstance(case_arrays<Kokkos::CudaSpace>(n, threads, seed)) {
     int device = 0, sms = 0;
     cudaGetDevice(&device);
     cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
     const std::int64_t needed = (n + kBlock - 1) / kBlock;
     blocks_ = static_cast<int>(std::min<std::int64_t>(needed, std::int64_t{32} * std::max(sms, 1)));
-  }
-
-  CheckResult check() override {
-    run();
-    return arrays_->check();
   }
 
   void run() override {
@@ -207,13 +194,9 @@ class CudaTriad final : public Instance {
     space_.fence();
   }
 
-  Work work() const override { return triad_work(arrays_->n); }
-  std::map<std::string, double> metrics() override { return shared_by(arrays_); }
-
  private:
   static constexpr int kBlock = 256;
   Kokkos::Cuda space_;
-  std::shared_ptr<TriadArrays<Kokkos::CudaSpace>> arrays_;
   int blocks_ = 1;
 };
 #endif
