@@ -6,6 +6,7 @@
 #include "run/ceilings_beside.hpp"
 
 #include <cmath>
+#include <cstddef>
 #include <memory>
 #include <vector>
 
@@ -14,6 +15,7 @@ namespace {
 using tfbench::harness::impl::BesideKind;
 using tfbench::harness::impl::best_round_rate;
 using tfbench::harness::impl::plan_ceilings_beside;
+using tfbench::harness::impl::record_beside;
 using tfbench::ops::MemoryLevel;
 using tfbench::workloads::Ceilings;
 using tfbench::workloads::Instance;
@@ -97,4 +99,42 @@ TEST_CASE("Ceilings beside: the fastest round", "[beside][roofline]") {
   CHECK(best_round_rate({0.0, -1.0, 2.0}, 4e9) == Catch::Detail::Approx(2.0));
   CHECK(std::isnan(best_round_rate({}, 4e9)));
   CHECK(std::isnan(best_round_rate({1.0}, 0.0)));
+}
+
+TEST_CASE("Ceilings beside: a worker of several threads measures its handoff beside the bounded rows",
+          "[beside][roofline]") {
+  std::vector<std::unique_ptr<Instance>> instances;
+  instances.push_back(std::make_unique<WorkOnly>(work(1e3, 100e3, 100e3)));  // L2
+  instances.push_back(std::make_unique<WorkOnly>(work(0.0, 0.0, 0.0)));      // no work: no bound
+  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));      // the peak
+  Ceilings two = small_ceilings();
+  two.threads = 2;
+  two.handoff = {2e6, 2e6, 2e6, 5, 0};  // round trips per second
+  const auto plan = plan_ceilings_beside(instances, two);
+  REQUIRE(plan.handoff == 2);  // after the L2's and the peak's references
+  REQUIRE(plan.references.size() == 3);
+  CHECK(plan.kinds.back() == BesideKind::Handoff);
+  CHECK(plan.bounded == std::vector<bool>{true, false, true});
+  const double trips = plan.work_per_run.back();
+  CHECK(trips >= 100);
+  auto& handoff = *plan.references.back();
+  CHECK(handoff.check().passed);
+  handoff.run();
+  REQUIRE(handoff.self_timed_seconds().has_value());
+  CHECK(*handoff.self_timed_seconds() > 0.0);
+  CHECK(handoff.work().flops == 0);
+  CHECK(handoff.work().bytes == 0);
+  // A row records the best round as one round trip's microseconds; an unbounded row records none.
+  const std::vector<std::vector<double>> samples = {{1e-3}, {2e-3}, {trips * 0.5e-6, trips * 0.4e-6}};
+  const auto samples_of = [&](std::size_t r) -> const std::vector<double>& { return samples[r]; };
+  tfbench::harness::ResultRow bounded, unbounded;
+  record_beside(bounded, plan, 0, samples_of);
+  record_beside(unbounded, plan, 1, samples_of);
+  CHECK(bounded.handoff_beside_us == Catch::Detail::Approx(0.4));
+  CHECK(std::isfinite(bounded.bandwidth_beside_gbs));
+  CHECK(std::isnan(unbounded.handoff_beside_us));
+  // One thread, or no handoff cached: nothing to hand over, no reference.
+  CHECK(plan_ceilings_beside(instances, small_ceilings()).handoff == -1);
+  two.handoff = {};
+  CHECK(plan_ceilings_beside(instances, two).handoff == -1);
 }

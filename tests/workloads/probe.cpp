@@ -97,6 +97,9 @@ int main(int argc, char** argv) {
     };
     show("f64 peak", c.peak_f64, "GFLOP/s");
     show("f32 peak", c.peak_f32, "GFLOP/s");
+    if (c.handoff.measured())
+      std::printf("  %-14s best %8.3f  median %8.3f  worst %8.3f us a round trip\n", "handoff",
+                  1e6 / c.handoff.best, 1e6 / c.handoff.median, 1e6 / c.handoff.worst);
     for (int l = 0; l < tfbench::workloads::kMemoryLevels; ++l) {
       const auto level = static_cast<tfbench::ops::MemoryLevel>(l);
       show(tfbench::ops::name(level), c.level(level), "GB/s");

@@ -155,7 +155,8 @@ std::string roofline_text(const ResultRow& row) {
 }
 
 /// The ceiling that bounds the row: a peak with the level of its working set, the rate measured
-/// beside the row where the bound used it, and "1 thread" where one thread's ceilings set it.
+/// beside the row where the bound used it, "1 thread" where one thread's ceilings set it, and the
+/// handoff measured beside a bound of several threads ("+ 0.46 us handoff").
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
   const bool peak = row.roofline_ceiling.rfind("peak", 0) == 0;
@@ -166,6 +167,8 @@ std::string bound_text(const ResultRow& row) {
   if (peak) notes.push_back(row.memory_level);
   if (std::isfinite(beside) && !one_thread)
     notes.push_back(format_number(beside, 3) + (peak ? " GFLOP/s" : " GB/s") + " beside");
+  if (row.roofline_threads > 1 && std::isfinite(row.handoff_beside_us))
+    notes.push_back("+ " + format_number(row.handoff_beside_us, 2) + " us handoff");
   return notes.empty() ? row.roofline_ceiling : row.roofline_ceiling + " (" + join(notes, ", ") + ")";
 }
 

@@ -185,6 +185,11 @@ const std::vector<Column<ResultRow>>& result_columns() {
               "the threads roofline_bound_s assumes: the worker's (their bound plus one handoff, where "
               "the worker measured it), or 1 where one thread's ceilings bound the row more tightly "
               "(0: no bound, or an older writer)"),
+      number("handoff_beside_us", &R::handoff_beside_us, "us",
+             "one round trip of a cache line between two of the worker's threads, measured again in the "
+             "rounds of the row's case (the best round): the handoff roofline_bound_s adds to the bound "
+             "of the worker's threads in place of the worker's ceiling (NaN: not measured, a one-thread "
+             "worker, no bound, or an older writer)"),
   };
   return columns;
 }

@@ -1,10 +1,12 @@
 #include "run/ceilings_beside.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <exception>
 #include <limits>
 #include <map>
 #include <tuple>
+#include <utility>
 
 namespace tfbench::harness::impl {
 
@@ -12,6 +14,7 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
                                 const workloads::Ceilings& ceilings) {
   BesidePlan plan;
   plan.reference_of_instance.assign(instances.size(), -1);
+  plan.bounded.assign(instances.size(), false);
   if (ceilings.threads <= 0) return plan;
   // (kind, bandwidth working set or precision) -> reference
   std::map<std::tuple<BesideKind, double>, int> known;
@@ -20,6 +23,8 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
     if (added) {
       plan.references.push_back(make());
       plan.kinds.push_back(kind);
+      const workloads::Work work = plan.references.back()->work();
+      plan.work_per_run.push_back(kind == BesideKind::Peak ? work.flops : work.bytes);
     }
     return it->second;
   };
@@ -34,6 +39,7 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
     const auto bound = workloads::roofline_bound(ceilings, work.flops, work.bytes, work.write_allocate_bytes,
                                                  footprint, work.precision);
     if (!bound) continue;
+    plan.bounded[i] = true;
     if (bound->compute_bound) {
       const bool f32 = work.precision == workloads::FlopPrecision::F32;
       if (ceilings.peak_source(f32) != "fma") continue;
@@ -47,6 +53,16 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
     plan.reference_of_instance[i] = reference(BesideKind::Bandwidth, ceiling.working_set_bytes, [&] {
       return workloads::bandwidth_reference(bound->level, ceiling.working_set_bytes, ceilings.threads);
     });
+  }
+  const bool any_bounded = std::find(plan.bounded.begin(), plan.bounded.end(), true) != plan.bounded.end();
+  if (any_bounded && ceilings.threads > 1 && ceilings.handoff.measured()) {
+    workloads::HandoffReference handoff = workloads::handoff_reference(ceilings.threads);
+    if (handoff.instance) {
+      plan.handoff = static_cast<int>(plan.references.size());
+      plan.references.push_back(std::move(handoff.instance));
+      plan.kinds.push_back(BesideKind::Handoff);
+      plan.work_per_run.push_back(handoff.round_trips_per_run);
+    }
   }
   return plan;
 }

@@ -181,7 +181,8 @@ void drop_unvouched_measurements(ResultRow& row) {
   const ResultRow fresh;
   row.samples.clear();
   row.iterations = fresh.iterations;
-  row.flops = row.bytes = row.write_allocate_bytes = row.bandwidth_beside_gbs = row.peak_beside_gflops = kNaN;
+  row.flops = row.bytes = row.write_allocate_bytes = kNaN;
+  row.bandwidth_beside_gbs = row.peak_beside_gflops = row.handoff_beside_us = kNaN;
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
@@ -321,14 +322,9 @@ void run_case(const JobCase& job_case, const WorkerJob& job, const workloads::Ce
     channel.send(
         message("begin", {{"case", job_case.index}, {"variant", row.variant}, {"phase", "collect"}}));
     collect(row, timed[i], *c.instances[i]);
-    if (const int r = beside.reference_of_instance.empty() ? -1 : beside.reference_of_instance[i]; r >= 0) {
-      const auto& reference = timed[c.instances.size() + static_cast<std::size_t>(r)];
-      const workloads::Work work = reference.instance->work();
-      if (beside.kinds[static_cast<std::size_t>(r)] == BesideKind::Peak)
-        row.peak_beside_gflops = best_round_rate(reference.samples, work.flops);
-      else
-        row.bandwidth_beside_gbs = best_round_rate(reference.samples, work.bytes);
-    }
+    record_beside(row, beside, i, [&](std::size_t r) -> const std::vector<double>& {
+      return timed[c.instances.size() + r].samples;
+    });
   }
   c.instances.clear();  // free the case's memory before the next one
   for (auto& row : c.rows) drop_unvouched_measurements(row);

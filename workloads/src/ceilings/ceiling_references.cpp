@@ -1,14 +1,17 @@
-// The ceilings measured again in a case's own rounds (ceilings.hpp, bandwidth_reference and
-// peak_reference): a level's two kernels over the ceiling's working set, the faster one kept, or the
-// FMA chains; each timed like the ceiling (between barriers, a run repeating its passes for
-// kCacheSampleSeconds, one pass from DRAM).
+// The ceilings measured again in a case's own rounds (ceilings.hpp, bandwidth_reference,
+// peak_reference and handoff_reference): a level's two kernels over the ceiling's working set, the
+// faster one kept, the FMA chains, or the round trips of a cache line; each timed like the ceiling
+// (between barriers, a run repeating its passes for kCacheSampleSeconds, one pass from DRAM).
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <memory>
 #include <utility>
 
 #include "ceilings/fma_peak.hpp"
+#include "ceilings/handoff.hpp"
 #include "ceilings/level_bandwidth.hpp"
 #include "ceilings/reference_instance.hpp"
 #include "tfbench/workloads/ceilings.hpp"
@@ -60,6 +63,22 @@ class BandwidthReference final : public impl::ReferenceInstance {
   SizedPasses kept_;
 };
 
+class HandoffRounds final : public impl::ReferenceInstance {
+ public:
+  explicit HandoffRounds(int threads) : threads_(threads) {
+    trips_ = impl::round_trips_for(threads, line_, impl::kCacheSampleSeconds);
+  }
+  std::int64_t trips() const { return trips_; }
+  Work work() const override { return {}; }
+
+ private:
+  double timed_run() override { return impl::time_round_trips(threads_, line_, trips_); }
+
+  int threads_;
+  alignas(64) std::atomic<std::int64_t> line_{0};
+  std::int64_t trips_ = 0;
+};
+
 }  // namespace
 
 std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double working_set_bytes, int threads) {
@@ -69,6 +88,16 @@ std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double wor
 
 std::unique_ptr<Instance> peak_reference(FlopPrecision precision, int threads) {
   return impl::fma_reference(threads, precision, impl::kCacheSampleSeconds);
+}
+
+HandoffReference handoff_reference(int threads) {
+  HandoffReference r;
+  if (threads < 2) return r;
+  auto rounds = std::make_unique<HandoffRounds>(threads);
+  if (rounds->trips() == 0) return r;
+  r.round_trips_per_run = static_cast<double>(rounds->trips());
+  r.instance = std::move(rounds);
+  return r;
 }
 
 }  // namespace tfbench::workloads

@@ -351,11 +351,11 @@ std::optional<RooflineBound> bound_at(const Ceilings& ceilings, double flops, do
 
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision, double beside_gbs, double beside_gflops,
+                                            FlopPrecision precision, const MeasuredBeside& beside,
                                             const Ceilings* one_thread) {
   auto spread = bound_at(ceilings, flops, bytes, write_allocate_bytes, working_set_bytes, precision,
-                         beside_gbs, beside_gflops);
-  const double handoff_s = ceilings.handoff_seconds();
+                         beside.gbs, beside.gflops);
+  const double handoff_s = beside.handoff_s > 0 ? beside.handoff_s : ceilings.handoff_seconds();
   if (!spread || ceilings.threads <= 1 || !one_thread || one_thread->threads != 1 || !(handoff_s > 0))
     return spread;
   // One thread's bound from its cached ceilings: nothing was measured beside the row at one thread.

@@ -38,8 +38,9 @@ double ping_pong(std::atomic<std::int64_t>& line, std::int64_t trips) {
   return seconds;
 }
 
-/// Seconds of `trips` round trips in one region of `threads` threads, `line` back at 0 afterwards.
-double timed_region(int threads, std::atomic<std::int64_t>& line, std::int64_t trips) {
+}  // namespace
+
+double time_round_trips(int threads, std::atomic<std::int64_t>& line, std::int64_t trips) {
   double seconds = 0.0;
 #pragma omp parallel num_threads(threads)
   {
@@ -52,20 +53,22 @@ double timed_region(int threads, std::atomic<std::int64_t>& line, std::int64_t t
   return seconds;
 }
 
-}  // namespace
+std::int64_t round_trips_for(int threads, std::atomic<std::int64_t>& line, double seconds) {
+  // Short, because with fewer CPUs than threads each trip waits for the scheduler (milliseconds).
+  constexpr std::int64_t kWarmup = 100;
+  const double warmup_s = time_round_trips(threads, line, kWarmup);
+  if (!(warmup_s > 0)) return 0;  // the runtime gave one thread: nothing crossed to another core
+  return std::max<std::int64_t>(kWarmup, static_cast<std::int64_t>(kWarmup * seconds / warmup_s));
+}
 
 std::vector<double> sample_handoff_rate(int threads, int samples, double min_sample_s) {
   std::vector<double> rates;
   if (threads < 2) return rates;
   alignas(64) std::atomic<std::int64_t> line{0};
-  // Trips per sample from a short warm-up, so that a sample lasts about min_sample_s. Short, because
-  // with fewer CPUs than threads each trip waits for the scheduler (milliseconds).
-  std::int64_t trips = 100;
-  const double warmup_s = timed_region(threads, line, trips);
-  if (!(warmup_s > 0)) return rates;  // the runtime gave one thread: nothing crossed to another core
-  trips = std::max<std::int64_t>(100, static_cast<std::int64_t>(trips * min_sample_s / warmup_s));
+  const std::int64_t trips = round_trips_for(threads, line, min_sample_s);
+  if (trips == 0) return rates;
   for (int s = 0; s < samples; ++s) {
-    const double seconds = timed_region(threads, line, trips);
+    const double seconds = time_round_trips(threads, line, trips);
     if (seconds > 0) rates.push_back(static_cast<double>(trips) / seconds);
   }
   return rates;

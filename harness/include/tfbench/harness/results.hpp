@@ -137,6 +137,10 @@ struct ResultRow {
   /// The peak of the row's precision measured beside it the same way (the FMA chains; only where the
   /// cached peak is theirs): what roofline_bound_s divides a compute-bound row's flops by.
   double peak_beside_gflops = kNaN;
+  /// One round trip of a cache line between two of the worker's threads, measured beside the row the
+  /// same way (workloads::handoff_reference; workers of several threads): the handoff the bound of
+  /// its threads adds in place of the cached one. NaN: not measured (one thread, no bound).
+  double handoff_beside_us = kNaN;
   /// The threads roofline_bound_s assumes: the worker's, or 1 where one thread's ceilings bound the
   /// row more tightly than the worker's threads plus their handoff (0: no bound, or an older writer).
   std::int64_t roofline_threads = 0;

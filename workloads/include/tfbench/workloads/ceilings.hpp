@@ -103,6 +103,16 @@ std::unique_ptr<Instance> bandwidth_reference(ops::MemoryLevel level, double wor
 /// chains per run on every thread, between barriers); work().flops counts one run's. Stands for the
 /// peak only where the cached peak is the FMA measurement (peak_source "fma"), not a GEMM's.
 std::unique_ptr<Instance> peak_reference(FlopPrecision precision, int threads);
+/// The handoff measured again beside a case at `threads` (>= 2): each run `round_trips_per_run`
+/// round trips of a cache line between threads 0 and 1 of one OpenMP region (about 5 ms), timed
+/// between barriers like the ceiling (self_timed_seconds); work() is empty (neither flops nor bytes).
+/// On the 2-vCPU VMs the round trip moves between ~0.06 and ~0.46 us as the hypervisor places the
+/// vCPUs, for minutes at a time, so the best kept and a row's minutes disagree as the levels do.
+struct HandoffReference {
+  std::unique_ptr<Instance> instance;  // null where a region of `threads` gets one thread
+  double round_trips_per_run = 0.0;
+};
+HandoffReference handoff_reference(int threads);
 
 /// Whether two measurements were sized alike (threads, caches, the LLC ladder's working sets), so
 /// that best_of combines them ceiling by ceiling.
@@ -143,11 +153,17 @@ struct RooflineBound {
   /// more tightly than the worker's threads plus their handoff (roofline_bound's `one_thread`).
   int threads = 1;
 };
+/// The ceilings measured beside a row (bandwidth_reference, peak_reference, handoff_reference), each
+/// used in place of the cached best where positive.
+struct MeasuredBeside {
+  double gbs = std::nan("");        // the bandwidth of the row's level
+  double gflops = std::nan("");     // the peak of its precision
+  double handoff_s = std::nan("");  // one round trip between two of the worker's threads
+};
+
 /// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
 /// run reads and writes, `write_allocate_bytes` the part of it stored without being read
-/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`). `beside_gbs` and
-/// `beside_gflops` are the level's bandwidth and the peak measured beside the row
-/// (bandwidth_reference, peak_reference), each used in place of the ceiling's best where positive.
+/// (Work::write_allocate_bytes), `working_set_bytes` its footprint (0: `bytes`).
 ///
 /// A worker of T > 1 threads may run a row on one thread or on several; on several it pays at least
 /// one handoff (Ceilings::handoff) besides its share of the work. With `one_thread` (the same
@@ -157,8 +173,7 @@ struct RooflineBound {
 /// T-thread bound alone, as before.
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
-                                            FlopPrecision precision, double beside_gbs = std::nan(""),
-                                            double beside_gflops = std::nan(""),
+                                            FlopPrecision precision, const MeasuredBeside& beside = {},
                                             const Ceilings* one_thread = nullptr);
 
 }  // namespace tfbench::workloads
