@@ -1,6 +1,7 @@
 #include "bandwidth_control/bandwidth_control.hpp"
 
 #include "common/check.hpp"
+#include "common/live_by_case.hpp"
 #include "common/random.hpp"
 #include "common/variant_table.hpp"
 
@@ -10,7 +11,6 @@
 #include <algorithm>
 #include <map>
 #include <memory>
-#include <mutex>
 #include <optional>
 #include <string>
 #include <tuple>
@@ -90,17 +90,8 @@ struct TriadArrays {
 template <class MemSpace>
 std::shared_ptr<TriadArrays<MemSpace>> case_arrays(std::int64_t n, int threads, std::uint64_t seed) {
   using Key = std::tuple<std::int64_t, int, std::uint64_t>;
-  static std::mutex mutex;
-  static std::map<Key, std::weak_ptr<TriadArrays<MemSpace>>> live;
-  const std::lock_guard<std::mutex> lock(mutex);
-  const Key key{n, threads, seed};
-  if (const auto it = live.find(key); it != live.end()) {
-    if (auto arrays = it->second.lock()) return arrays;
-  }
-  for (auto it = live.begin(); it != live.end();) it = it->second.expired() ? live.erase(it) : std::next(it);
-  auto arrays = std::make_shared<TriadArrays<MemSpace>>(n, threads, seed);
-  live[key] = arrays;
-  return arrays;
+  return LiveByCase<TriadArrays<MemSpace>, Key>::get(
+      Key{n, threads, seed}, [&] { return std::make_shared<TriadArrays<MemSpace>>(n, threads, seed); });
 }
 
 /// A triad variant on its case's arrays: the check, the work and the metric `operands_shared_by`

@@ -2,16 +2,22 @@
 // (its space and thread budget), or, on a device space, on Device tensors of a DeviceBackend session
 // (uploaded once at set-up, downloaded only by the check), with the strategy forced per operation or
 // left to the backend's Auto. Packed items are the owners themselves ([n, n, batch]); strided items a strided
-// view (strides 1, ld, ld n) of a padded [ld, n, batch] owner. The route a run took is in the metrics.
+// view (strides 1, ld, ld n) of a padded [ld, n, batch] owner. On the host the owners adopt the case's
+// operands, which the host peers run on too (case_operands.hpp). The route a run took is in the metrics.
 
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
 #include "common/operand_placement.hpp"
 #include "common/operand_tensor.hpp"
+#include "packed_small/case_operands.hpp"
 #include "packed_small/gemm_peers.hpp"
 
 #include "tfbench/engine/ops/batched_gemm.hpp"
 #include "tfbench/engine/storage/storage.hpp"
+
+#include <cstdint>
+#include <memory>
+#include <type_traits>
 
 namespace tfbench::workloads::packed_small {
 namespace {
@@ -29,6 +35,12 @@ HostTensor<T> padded_batch(const GemmBatchShape& s, std::uint64_t seed, int thre
   HostTensor<T> t = operand_tensor<T>({s.ld, s.n, s.batch}, threads, k);
   if (fill) fill_operand(t.data(), s, seed, threads);
   return t;
+}
+
+/// An owner of the [ld, n, batch] operand in `buffer`, which outlives it (the instance holds both).
+template <class T>
+HostTensor<T> adopt(const GemmBatchShape& s, AlignedBuffer<T>& buffer) {
+  return HostTensor<T>::from_managed({s.ld, s.n, s.batch}, buffer.data(), [](T*, Index) {});
 }
 
 /// The [n, n, batch] items of a padded owner (the owner itself when packed), in its memory.
@@ -70,9 +82,10 @@ class EngineGemm final : public Instance {
         variant_(strategy.variant),
         options_(batched_options(strategy)),
         backend_(Operands::backend(ctx)),
-        a_(Operands::place(backend_, padded_batch<T>(s, seeds_.a, ctx.threads, true, 0))),
-        b_(Operands::place(backend_, padded_batch<T>(s, seeds_.b, ctx.threads, true, 1))),
-        c_(Operands::place(backend_, padded_batch<T>(s, 0, ctx.threads, false, 2))) {}
+        operands_(kOnHost ? case_operands<T>(s, seeds_, ctx.threads) : nullptr),
+        a_(Operands::place(backend_, host_operand(0, seeds_.a, ctx.threads))),
+        b_(Operands::place(backend_, host_operand(1, seeds_.b, ctx.threads))),
+        c_(Operands::place(backend_, host_operand(2, 0, ctx.threads))) {}
 
   CheckResult check() override {
     run();
@@ -96,14 +109,28 @@ class EngineGemm final : public Instance {
     return pool_resources(backend_, [this] { run(); });
   }
 
-  std::map<std::string, double> metrics() override { return route_metrics(last_); }
+  std::map<std::string, double> metrics() override {
+    auto m = route_metrics(last_);
+    if (operands_) m["operands_shared_by"] = static_cast<double>(operands_.use_count());
+    return m;
+  }
 
  private:
+  static constexpr bool kOnHost = std::is_same_v<Operands, HostPlacement<T>>;
+
+  /// Operand k (A, B, C): on the host the case's, adopted; for a device the host copy to upload,
+  /// in memory of its own placed alike.
+  HostTensor<T> host_operand(int k, std::uint64_t seed, int threads) {
+    if (operands_) return adopt(shape_, k == 0 ? operands_->a : k == 1 ? operands_->b : operands_->c);
+    return padded_batch<T>(shape_, seed, threads, k != 2, static_cast<std::size_t>(k));
+  }
+
   GemmBatchShape shape_;
   GemmBatchSeeds seeds_;
   std::string variant_;
   ops::BatchedOptions options_;
   typename Operands::Backend backend_;
+  std::shared_ptr<CaseOperands<T>> operands_;  // before the owners that adopt its memory
   typename Operands::Owner a_, b_, c_;
   ops::BatchRun last_;
 };

@@ -1,9 +1,14 @@
 #pragma once
-// Base of the host peers: operands in aligned host buffers placed as the engine's are, first touched
-// by the worker's threads and filled from the case's streams; check() runs once and compares the sampled
-// items.
+// Base of the host peers: the case's operands (case_operands.hpp: shared by the variants of the case,
+// placed as the engine's are, first touched by the worker's threads and filled from the case's
+// streams); check() runs once and compares the sampled items.
+
+#include <map>
+#include <memory>
+#include <string>
 
 #include "common/buffer.hpp"
+#include "packed_small/case_operands.hpp"
 #include "packed_small/gemm_batch.hpp"
 
 namespace tfbench::workloads::packed_small {
@@ -15,12 +20,10 @@ class HostGemmBatch : public Instance {
       : shape_(s),
         seeds_(gemm_batch_seeds(ctx.seed)),
         threads_(ctx.threads),
-        a_(s.elements(), ctx.threads, operand_page_offset(0)),
-        b_(s.elements(), ctx.threads, operand_page_offset(1)),
-        c_(s.elements(), ctx.threads, operand_page_offset(2)) {
-    fill_operand(a_.data(), s, seeds_.a, threads_);
-    fill_operand(b_.data(), s, seeds_.b, threads_);
-  }
+        operands_(case_operands<T>(s, seeds_, ctx.threads)),
+        a_(operands_->a),
+        b_(operands_->b),
+        c_(operands_->c) {}
 
   CheckResult check() override {
     run();
@@ -28,12 +31,21 @@ class HostGemmBatch : public Instance {
                                [this](std::int64_t i, int r, int c) { return c_[shape_.offset(i, r, c)]; });
   }
   Work work() const override { return gemm_batch_work(shape_); }
+  std::map<std::string, double> metrics() override { return shared_metric(); }
 
  protected:
+  /// How many variants alive run on the case's operands (`operands_shared_by`).
+  std::map<std::string, double> shared_metric() const {
+    return {{"operands_shared_by", static_cast<double>(operands_.use_count())}};
+  }
+
   GemmBatchShape shape_;
   GemmBatchSeeds seeds_;
   int threads_;
-  AlignedBuffer<T> a_, b_, c_;
+  std::shared_ptr<CaseOperands<T>> operands_;
+  AlignedBuffer<T>& a_;
+  AlignedBuffer<T>& b_;
+  AlignedBuffer<T>& c_;
 };
 
 }  // namespace tfbench::workloads::packed_small

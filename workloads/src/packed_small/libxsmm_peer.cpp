@@ -69,7 +69,11 @@ class LibxsmmGemm final : public HostGemmBatch<T> {
               [=](std::int64_t i) { kernel(a + i * stride, b + i * stride, c + i * stride); });
     }
   }
-  std::map<std::string, double> metrics() override { return {{"libxsmm_prefetch", prefetch_ ? 1.0 : 0.0}}; }
+  std::map<std::string, double> metrics() override {
+    auto m = this->shared_metric();
+    m["libxsmm_prefetch"] = prefetch_ ? 1.0 : 0.0;
+    return m;
+  }
 
  private:
   typename Kernel<T>::type kernel_ = nullptr;
