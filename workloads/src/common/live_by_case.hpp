@@ -22,7 +22,8 @@ class LiveByCase {
     if (const auto it = live.find(key); it != live.end()) {
       if (auto object = it->second.lock()) return object;
     }
-    for (auto it = live.begin(); it != live.end();) it = it->second.expired() ? live.erase(it) : std::next(it);
+    for (auto it = live.begin(); it != live.end();)
+      it = it->second.expired() ? live.erase(it) : std::next(it);
     std::shared_ptr<Value> object = make();
     live[key] = object;
     return object;

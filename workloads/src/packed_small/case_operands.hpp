@@ -22,6 +22,7 @@ struct CaseOperands {
 
 /// The operands of the case (shape, seeds, threads): the ones a live variant holds, else new ones.
 template <class T>
-std::shared_ptr<CaseOperands<T>> case_operands(const GemmBatchShape& s, const GemmBatchSeeds& seeds, int threads);
+std::shared_ptr<CaseOperands<T>> case_operands(const GemmBatchShape& s, const GemmBatchSeeds& seeds,
+                                               int threads);
 
 }  // namespace tfbench::workloads::packed_small
