@@ -1,5 +1,6 @@
-# cmake -P script: fails when a tracked C++ source differs from .clang-format's layout.
-execute_process(COMMAND git -C "${SOURCE_DIR}" ls-files -- "*.cpp" "*.hpp" "*.h"
+# cmake -P script: fails when a C++ source git tracks or would add (untracked, not ignored) differs
+# from .clang-format's layout, so that a new file fails here before it fails CI's fresh clone.
+execute_process(COMMAND git -C "${SOURCE_DIR}" ls-files --cached --others --exclude-standard -- "*.cpp" "*.hpp" "*.h"
   OUTPUT_VARIABLE files OUTPUT_STRIP_TRAILING_WHITESPACE RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
   file(GLOB_RECURSE files RELATIVE "${SOURCE_DIR}" "${SOURCE_DIR}/engine/*.[ch]pp"
