@@ -104,9 +104,7 @@ class TriadInstance : public Instance {
     return arrays_->check();
   }
   Work work() const override { return triad_work(arrays_->n); }
-  std::map<std::string, double> metrics() override {
-    return {{"operands_shared_by", static_cast<double>(arrays_.use_count())}};
-  }
+  std::map<std::string, double> metrics() override { return shared_by_metric(arrays_); }
 
  protected:
   explicit TriadInstance(std::shared_ptr<TriadArrays<MemSpace>> arrays) : arrays_(std::move(arrays)) {}

@@ -7,6 +7,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <string>
 
 namespace tfbench::workloads {
 
@@ -39,5 +40,12 @@ class LiveByCase {
     return live;
   }
 };
+
+/// The metric `operands_shared_by`: how many variants alive hold the case's `object` (each holds one
+/// pointer to it).
+template <class Value>
+std::map<std::string, double> shared_by_metric(const std::shared_ptr<Value>& object) {
+  return {{"operands_shared_by", static_cast<double>(object.use_count())}};
+}
 
 }  // namespace tfbench::workloads

@@ -35,7 +35,7 @@ class BlasLoop final : public HostGemmBatch<T> {
   }
   std::map<std::string, double> metrics() override {
     ScopedBlasThreads one(1);
-    auto m = this->shared_metric();
+    auto m = shared_by_metric(this->operands_);
     m["blas_threads_per_item"] = static_cast<double>(one.verified());
     return m;
   }

@@ -7,6 +7,7 @@
 
 #include "common/engine_backend.hpp"
 #include "common/engine_route.hpp"
+#include "common/live_by_case.hpp"
 #include "common/operand_placement.hpp"
 #include "common/operand_tensor.hpp"
 #include "packed_small/case_operands.hpp"
@@ -111,7 +112,7 @@ class EngineGemm final : public Instance {
 
   std::map<std::string, double> metrics() override {
     auto m = route_metrics(last_);
-    if (operands_) m["operands_shared_by"] = static_cast<double>(operands_.use_count());
+    if (operands_) m.merge(shared_by_metric(operands_));
     return m;
   }
 

@@ -8,6 +8,7 @@
 #include <string>
 
 #include "common/buffer.hpp"
+#include "common/live_by_case.hpp"
 #include "packed_small/case_operands.hpp"
 #include "packed_small/gemm_batch.hpp"
 
@@ -31,14 +32,9 @@ class HostGemmBatch : public Instance {
                                [this](std::int64_t i, int r, int c) { return c_[shape_.offset(i, r, c)]; });
   }
   Work work() const override { return gemm_batch_work(shape_); }
-  std::map<std::string, double> metrics() override { return shared_metric(); }
+  std::map<std::string, double> metrics() override { return shared_by_metric(operands_); }
 
  protected:
-  /// How many variants alive run on the case's operands (`operands_shared_by`).
-  std::map<std::string, double> shared_metric() const {
-    return {{"operands_shared_by", static_cast<double>(operands_.use_count())}};
-  }
-
   GemmBatchShape shape_;
   GemmBatchSeeds seeds_;
   int threads_;

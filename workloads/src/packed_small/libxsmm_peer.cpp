@@ -70,7 +70,7 @@ class LibxsmmGemm final : public HostGemmBatch<T> {
     }
   }
   std::map<std::string, double> metrics() override {
-    auto m = this->shared_metric();
+    auto m = shared_by_metric(this->operands_);
     m["libxsmm_prefetch"] = prefetch_ ? 1.0 : 0.0;
     return m;
   }
