@@ -316,7 +316,8 @@ struct FixedGemmChunk {
  private:
   /// Packed square f64 items: those of the AVX-512 kernels (2 x 2 two per vector,
   /// pair_items_avx512.hpp; 4 x 4 two columns per vector, column_pairs_4x4_avx512.hpp; 8 x 8 a column
-  /// per vector, columns_8x8_avx512.hpp; 16 and 32 in blocks of whole columns, column_blocks_avx512.hpp).
+  /// per vector, columns_8x8_avx512.hpp; 16 and 32 in blocks of whole columns, column_blocks_avx512.hpp)
+  /// and of the AVX2 ones (2 x 2, 4 x 4 and 8 x 8, small_items_avx2.hpp).
   static constexpr bool packed_square_f64() {
     return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
@@ -334,7 +335,7 @@ struct FixedGemmChunk {
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     return packed_square_f64() && (M == 2 || M == 4 || M == 8);
 #elif defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    return packed_square_f64() && (M == 2 || M == 4);
+    return packed_square_f64() && (M == 2 || M == 4);  // not 8 x 8: measured slower (small_items_avx2.hpp)
 #else
     return false;
 #endif
@@ -362,7 +363,7 @@ struct FixedGemmChunk {
     }
 #endif
 #if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    if constexpr (packed_square_f64() && (M == 2 || M == 4)) {
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
       gemm_small_f64_avx2_item<M, true>(alpha, a, b, T(0), out);
       return;
     }
@@ -419,7 +420,7 @@ struct FixedGemmChunk {
     }
 #endif
 #if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    if constexpr (packed_square_f64() && (M == 2 || M == 4)) {
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
       gemm_small_f64_avx2_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
                                              backward);
       return;

@@ -155,8 +155,8 @@ TEST_CASE("batched_gemm_into: every strategy and provider matches the reference 
 TEST_CASE("batched_gemm_into: the specialized kernels of every compile-time size scale by alpha and beta",
           "[batched][facade]") {
   // Packed items of the sizes with kernels of their own (2, 4, 8 and the column blocks of 16 and 32
-  // on AVX-512 hosts, the register tile elsewhere) and one without (7). Streamed C must equal the
-  // regular stores bit for bit: both paths run one kernel.
+  // on AVX-512 hosts, 2, 4 and 8 on AVX2 ones, the register tile elsewhere) and one without (7). Streamed C
+  // must equal the regular stores bit for bit: both paths run one kernel.
   auto backend = backend_for_test();
   REQUIRE(backend
               .with_session([&](Session& s) {
