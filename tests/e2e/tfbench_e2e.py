@@ -1225,19 +1225,28 @@ def test_roofline():
             expected = (1,) if r["threads"] == 1 else (1, 2)
             check(r["roofline_threads"] in expected, "%s at %d threads: bound of %s thread(s)"
                   % (r["case_id"], r["threads"], r["roofline_threads"]))
+            one_thread_beside = [r["bandwidth_beside_1t_gbs"], r["peak_beside_1t_gflops"]]
             if r["threads"] == 1 or r["status"] != "ok":
                 check(not np.isfinite(r["handoff_beside_us"]), "%s at %d threads, %s: no handoff beside"
+                      % (r["case_id"], r["threads"], r["status"]))
+                check(not any(np.isfinite(one_thread_beside)), "%s at %d threads, %s: no one-thread ceiling beside"
                       % (r["case_id"], r["threads"], r["status"]))
                 continue
             # Each case measures the handoff again in its rounds; its best round stands for the cached one.
             beside = r["handoff_beside_us"]
             check(np.isfinite(beside) and beside > 0, "%s: a handoff measured beside: %s" % (r["case_id"], beside))
+            # ... and one thread's ceiling of one thread's bound (the cache holds one thread's ceilings).
+            check(sum(np.isfinite(one_thread_beside)) == 1 and np.nanmax(one_thread_beside) > 0,
+                  "%s: one thread's ceiling measured beside: %s" % (r["case_id"], one_thread_beside))
             if r["roofline_threads"] == 2:
                 check(r["roofline_bound_s"] >= beside * 1e-6, "%s: the bound holds the handoff beside" % r["case_id"])
         _, report3, _ = tfbench("report", both, expect=0)
         check("handoff " in report3 and " us" in report3, "report prints the handoff:\n" + report3)
         if any(r["threads"] == 2 and r["roofline_threads"] == 2 for r in rows3):
             check(" us handoff)" in report3, "report names the handoff beside a bound of two threads:\n" + report3)
+        if any(r["threads"] == 2 and r["roofline_threads"] == 1 for r in rows3):
+            check(re.search(r"\(1 thread, [^)]*(GB|GFLOP)/s beside", report3),
+                  "report names one thread's ceiling beside a bound of one thread:\n" + report3)
 
     # Measuring again keeps the best of each ceiling: lower the cached L2 and raise the cached DRAM;
     # the run's rows and the cache then hold the new L2 and the cached DRAM.

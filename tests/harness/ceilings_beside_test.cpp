@@ -5,6 +5,7 @@
 
 #include "run/ceilings_beside.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstddef>
 #include <memory>
@@ -137,4 +138,54 @@ TEST_CASE("Ceilings beside: a worker of several threads measures its handoff bes
   CHECK(plan_ceilings_beside(instances, small_ceilings()).handoff == -1);
   two.handoff = {};
   CHECK(plan_ceilings_beside(instances, two).handoff == -1);
+}
+
+TEST_CASE("Ceilings beside: a worker of several threads measures one thread's ceiling beside its rows",
+          "[beside][roofline]") {
+  // The two threads' ceilings: twice one thread's, caches twice as large (per-core caches), and a
+  // handoff. 48 KB of bytes then live in one thread's L2 and the two threads' L1.
+  std::vector<std::unique_ptr<Instance>> instances;
+  instances.push_back(std::make_unique<WorkOnly>(work(1e3, 48e3, 48e3)));  // 1 thread: L2; 2: L1
+  instances.push_back(std::make_unique<WorkOnly>(work(0.0, 0.0, 0.0)));    // no work: no bound
+  instances.push_back(std::make_unique<WorkOnly>(work(1e9, 8e6, 8e6)));    // the peak at either
+  instances.push_back(std::make_unique<WorkOnly>(work(2e3, 40e3, 40e3)));  // the first's levels again
+  const Ceilings one = small_ceilings();
+  Ceilings two = small_ceilings();
+  two.threads = 2;
+  two.caches = {64e3, 1024e3, 4e6};
+  two.handoff = {2e6, 2e6, 2e6, 5, 0};
+  const auto plan = plan_ceilings_beside(instances, two, &one);
+  // Two threads' L1 and peak, one thread's L2 and peak (shared by the rows naming them), the handoff.
+  REQUIRE(plan.references.size() == 5);
+  CHECK(plan.reference_of_instance == std::vector<int>{0, -1, 2, 0});
+  CHECK(plan.one_thread_reference_of_instance == std::vector<int>{1, -1, 3, 1});
+  CHECK(plan.kinds == std::vector<BesideKind>{BesideKind::Bandwidth, BesideKind::Bandwidth, BesideKind::Peak,
+                                              BesideKind::Peak, BesideKind::Handoff});
+  CHECK(plan.references[0]->work().working_set_bytes == 16e3);   // two threads' L1 ceiling
+  CHECK(plan.references[1]->work().working_set_bytes == 256e3);  // one thread's L2 ceiling
+  // Each runs on its own threads and times itself.
+  for (int r : {1, 3}) {
+    auto& reference = *plan.references[static_cast<std::size_t>(r)];
+    CHECK(reference.check().passed);
+    reference.run();
+    REQUIRE(reference.self_timed_seconds().has_value());
+  }
+  // A row records one thread's best round apart from its threads'.
+  const std::vector<std::vector<double>> samples = {{16e3 / 100e9}, {256e3 / 40e9, 256e3 / 45e9}, {}, {}, {}};
+  const auto samples_of = [&](std::size_t r) -> const std::vector<double>& { return samples[r]; };
+  tfbench::harness::ResultRow row;
+  record_beside(row, plan, 0, samples_of);
+  CHECK(std::isfinite(row.bandwidth_beside_gbs));
+  CHECK(std::isfinite(row.bandwidth_beside_1t_gbs));
+  CHECK(std::isnan(row.peak_beside_1t_gflops));
+  // Without one thread's ceilings, without a handoff (nothing competes with one thread), or at one
+  // thread: no reference of one thread's.
+  const auto none = [](const auto& p) {
+    return std::all_of(p.one_thread_reference_of_instance.begin(), p.one_thread_reference_of_instance.end(),
+                       [](int r) { return r == -1; });
+  };
+  CHECK(none(plan_ceilings_beside(instances, two)));
+  CHECK(none(plan_ceilings_beside(instances, one, &one)));
+  two.handoff = {};
+  CHECK(none(plan_ceilings_beside(instances, two, &one)));
 }

@@ -41,6 +41,10 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   ceilings.caches = {48e3, 2e6, 3e8};
   ceilings.threads = 3;
   job.ceilings = ceilings;
+  tfbench::workloads::Ceilings one_thread = ceilings;
+  one_thread.threads = 1;
+  one_thread.peak_f64.best = 4.0;
+  job.one_thread_ceilings = one_thread;
   impl::JobCase c;
   c.index = 7;
   c.family = "fake";
@@ -68,6 +72,9 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
   CHECK(j2.ceilings->caches.l2_bytes == 2e6);
   CHECK(j2.ceilings->threads == 3);
   CHECK(std::isnan(j2.ceilings->peak_f32.best));  // not measured: null in the job, NaN again
+  REQUIRE(j2.one_thread_ceilings);
+  CHECK(j2.one_thread_ceilings->threads == 1);
+  CHECK(j2.one_thread_ceilings->peak_f64.best == 4.0);
   REQUIRE(j2.cases.size() == 1);
   CHECK(j2.cases[0].index == 7);
   CHECK(j2.cases[0].params.values() == p.values());
@@ -84,11 +91,14 @@ TEST_CASE("parameters survive the worker protocol with their types", "[protocol]
                     Catch::Contains("unknown variant kind 'wizard'"));
   CHECK(j2.cases[0].min_time == 0.25);
 
-  // No ceilings: the member is left out and comes back as none, not as NaN ceilings.
+  // No ceilings: the members are left out and come back as none, not as NaN ceilings.
   job.ceilings.reset();
+  job.one_thread_ceilings.reset();
   const Json without = Json(job);
   CHECK_FALSE(without.contains("ceilings"));
+  CHECK_FALSE(without.contains("one_thread_ceilings"));
   CHECK_FALSE(impl::parse_message(dump_json(without)).get<impl::WorkerJob>().ceilings);
+  CHECK_FALSE(impl::parse_message(dump_json(without)).get<impl::WorkerJob>().one_thread_ceilings);
   CHECK_THROWS_WITH(impl::parse_message(R"({"space":"nowhere"})").at("space").get<tfbench::ExecSpaceKind>(),
                     Catch::Contains("unknown execution space 'nowhere'"));
 }
@@ -356,6 +366,23 @@ TEST_CASE(
   derive_case_fields(rows, &two, &one);
   CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(16e-6));
   CHECK(rows[0].roofline_threads == 1);
+  // One thread's ceiling measured beside the row stands for the cached one in one thread's bound, as
+  // the two threads' do in theirs: a slower minute's 80 GB/s holds the row to 20 us, not 16 (two
+  // threads with a handoff of 15 us: 23 us).
+  rows = {small()};
+  rows[0].handoff_beside_us = 15.0;
+  rows[0].bandwidth_beside_1t_gbs = 80.0;
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(20e-6));
+  CHECK(rows[0].roofline_threads == 1);
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(1.0));
+  // ... and where it is slow enough, two threads plus the handoff bound the row more tightly.
+  rows = {small()};
+  rows[0].handoff_beside_us = 15.0;
+  rows[0].bandwidth_beside_1t_gbs = 50.0;  // 32 us at one thread
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(23e-6));
+  CHECK(rows[0].roofline_threads == 2);
   // Without one thread's ceilings, or without a handoff, the two threads' bound alone, as before.
   rows = {small()};
   derive_case_fields(rows, &two, nullptr);

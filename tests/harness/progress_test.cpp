@@ -38,8 +38,8 @@ RunPlan synthetic_plan() {
 }
 
 TEST_CASE(
-    "the estimate is repetitions x min_time and calibration per runnable row, one more per case for the "
-    "ceilings beside it, plus the workers",
+    "the estimate is repetitions x min_time and calibration per runnable row, one more per case and "
+    "reference of the ceilings beside it, plus the workers",
     "[estimate]") {
   const EstimateCosts costs;
   const RunEstimate e = estimate_run(synthetic_plan(), true, costs);
@@ -50,15 +50,16 @@ TEST_CASE(
   // 4 x ((5 + 2.5) x 0.1 s + set-up) + 2 skipped rows.
   CHECK(e.rows_s == Catch::Detail::Approx(4 * (0.75 + costs.row_setup_s) + 2 * costs.skipped_row_s));
   CHECK(e.workers_s == Catch::Detail::Approx(2 * (costs.worker_start_s + costs.ceilings_s)));
-  // One case per configuration, each timing a ceiling beside its rows like one more row.
-  CHECK(e.beside_s == Catch::Detail::Approx(2 * (0.75 + costs.row_setup_s)));
+  // One case per configuration, each timing a ceiling beside its rows like one more row; at two
+  // threads the handoff and one thread's ceiling too.
+  CHECK(e.beside_s == Catch::Detail::Approx((1 + 3) * (0.75 + costs.row_setup_s)));
   CHECK(e.total_s() == Catch::Detail::Approx(e.rows_s + e.beside_s + e.workers_s));
   const RunEstimate no_ceilings = estimate_run(synthetic_plan(), false, costs);
   CHECK(no_ceilings.workers_s == Catch::Detail::Approx(2 * costs.worker_start_s));
   CHECK(no_ceilings.beside_s == 0.0);
   CHECK(describe(no_ceilings).find("beside") == std::string::npos);
-  CHECK(describe(e).rfind("about 14.7", 0) == 0);  // 3.04 s of rows, 1.52 beside, 2 x (0.05 + 5) of workers
-  CHECK(describe(e).find("; the ceilings beside them: 1.52 s;") != std::string::npos);
+  CHECK(describe(e).rfind("about 16.2", 0) == 0);  // 3.04 s of rows, 3.04 beside, 2 x (0.05 + 5) of workers
+  CHECK(describe(e).find("; the ceilings beside them: 3.04 s;") != std::string::npos);
   CHECK(describe(e).find("2 worker start(s) with ceilings") != std::string::npos);
   // Cached ceilings cost nothing: here the 1-thread configuration's are in the cache.
   const RunEstimate cached = estimate_run(

@@ -154,18 +154,20 @@ std::string roofline_text(const ResultRow& row) {
   return format_percent(row.roofline_fraction) + (row.roofline_fraction > kRooflineTolerance ? " !" : "");
 }
 
-/// The ceiling that bounds the row: a peak with the level of its working set, the rate measured
-/// beside the row where the bound used it, "1 thread" where one thread's ceilings set it, and the
-/// handoff measured beside a bound of several threads ("+ 0.46 us handoff").
+/// The ceiling that bounds the row: a peak with the level of its working set, "1 thread" where one
+/// thread's ceilings set it, the rate measured beside the row that the bound used (the worker's
+/// threads' or one thread's), and the handoff measured beside a bound of several threads ("+ 0.46 us
+/// handoff").
 std::string bound_text(const ResultRow& row) {
   if (row.roofline_ceiling.empty()) return row.memory_level.empty() ? "-" : row.memory_level;
   const bool peak = row.roofline_ceiling.rfind("peak", 0) == 0;
   const bool one_thread = bound_by_one_thread(row);
-  const double beside = peak ? row.peak_beside_gflops : row.bandwidth_beside_gbs;
+  const double beside = one_thread ? (peak ? row.peak_beside_1t_gflops : row.bandwidth_beside_1t_gbs)
+                                   : (peak ? row.peak_beside_gflops : row.bandwidth_beside_gbs);
   std::vector<std::string> notes;
   if (one_thread) notes.push_back("1 thread");
   if (peak) notes.push_back(row.memory_level);
-  if (std::isfinite(beside) && !one_thread)
+  if (std::isfinite(beside))
     notes.push_back(format_number(beside, 3) + (peak ? " GFLOP/s" : " GB/s") + " beside");
   if (row.roofline_threads > 1 && std::isfinite(row.handoff_beside_us))
     notes.push_back("+ " + format_number(row.handoff_beside_us, 2) + " us handoff");

@@ -47,8 +47,11 @@ RunEstimate estimate_run(const RunPlan& plan, const MeasuresCeilingsFn& measures
         runnable = runnable || !v.unavailable;
         e.rows_s += expected_row_seconds(g, v, costs);
       }
+      // Like one more row per reference: the ceiling of the rows' bound, and in a worker of several
+      // threads the handoff and one thread's ceiling (ceilings_beside.hpp).
+      const int references = w.threads > 1 ? 3 : 1;
       if (ceilings && runnable && is_host_space(w.space))
-        e.beside_s += (g.repetitions + 2.5) * g.min_time + costs.row_setup_s;
+        e.beside_s += references * ((g.repetitions + 2.5) * g.min_time + costs.row_setup_s);
     }
   }
   return e;

@@ -190,6 +190,18 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "rounds of the row's case (the best round): the handoff roofline_bound_s adds to the bound "
              "of the worker's threads in place of the worker's ceiling (NaN: not measured, a one-thread "
              "worker, no bound, or an older writer)"),
+      number("bandwidth_beside_1t_gbs", &R::bandwidth_beside_1t_gbs, "GB/s",
+             "in a worker of several threads, one thread's bandwidth of the level that sets one thread's "
+             "bound, measured again on one thread in the rounds of the row's case (the best round): one "
+             "thread's bound divides by it in place of the cached one-thread ceiling (NaN: not measured, "
+             "a one-thread worker, no one-thread ceilings cached, one thread's bound compute-bound, or an "
+             "older writer)"),
+      number("peak_beside_1t_gflops", &R::peak_beside_1t_gflops, "GFLOP/s",
+             "in a worker of several threads, one thread's FMA peak of the row's precision measured again "
+             "on one thread in the rounds of its case (the best round), where it sets one thread's bound: "
+             "used in place of the cached one-thread peak (NaN: not measured, a one-thread worker, no "
+             "one-thread ceilings cached, one thread's bound bandwidth-bound or set by a GEMM peak, or "
+             "an older writer)"),
   };
   return columns;
 }

@@ -11,15 +11,16 @@
 namespace tfbench::harness::impl {
 
 BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Instance>>& instances,
-                                const workloads::Ceilings& ceilings) {
+                                const workloads::Ceilings& ceilings, const workloads::Ceilings* one_thread) {
   BesidePlan plan;
   plan.reference_of_instance.assign(instances.size(), -1);
+  plan.one_thread_reference_of_instance.assign(instances.size(), -1);
   plan.bounded.assign(instances.size(), false);
   if (ceilings.threads <= 0) return plan;
-  // (kind, bandwidth working set or precision) -> reference
-  std::map<std::tuple<BesideKind, double>, int> known;
-  const auto reference = [&](BesideKind kind, double key, auto&& make) {
-    auto [it, added] = known.try_emplace({kind, key}, static_cast<int>(plan.references.size()));
+  // (kind, bandwidth working set or precision, threads) -> reference
+  std::map<std::tuple<BesideKind, double, int>, int> known;
+  const auto reference = [&](BesideKind kind, double key, int threads, auto&& make) {
+    auto [it, added] = known.try_emplace({kind, key, threads}, static_cast<int>(plan.references.size()));
     if (added) {
       plan.references.push_back(make());
       plan.kinds.push_back(kind);
@@ -28,6 +29,29 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
     }
     return it->second;
   };
+  // The reference of the ceiling that sets the bound of `c`'s threads for `work`, or -1 (no bound, or
+  // a peak the BLAS GEMM set: the FMA chains would read below it).
+  const auto ceiling_reference = [&](const workloads::Ceilings& c, const workloads::Work& work,
+                                     double footprint, bool& bounded) {
+    const auto bound = workloads::roofline_bound(c, work.flops, work.bytes, work.write_allocate_bytes,
+                                                 footprint, work.precision);
+    bounded = bound.has_value();
+    if (!bound) return -1;
+    if (bound->compute_bound) {
+      const bool f32 = work.precision == workloads::FlopPrecision::F32;
+      if (c.peak_source(f32) != "fma") return -1;
+      return reference(BesideKind::Peak, f32 ? 32.0 : 64.0, c.threads,
+                       [&] { return workloads::peak_reference(work.precision, c.threads); });
+    }
+    const workloads::Ceiling& ceiling = c.bandwidth_at(bound->level, footprint);
+    if (!(ceiling.working_set_bytes > 0)) return -1;
+    return reference(BesideKind::Bandwidth, ceiling.working_set_bytes, c.threads, [&] {
+      return workloads::bandwidth_reference(bound->level, ceiling.working_set_bytes, c.threads);
+    });
+  };
+  // One thread's bound competes only in a worker of several threads that pays a handoff (roofline_bound).
+  const bool spread = ceilings.threads > 1 && ceilings.handoff.measured();
+  const bool single = spread && one_thread && one_thread->threads == 1;
   for (std::size_t i = 0; i < instances.size(); ++i) {
     workloads::Work work;
     try {
@@ -36,26 +60,17 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
       continue;  // collected after timing, where its error is recorded
     }
     const double footprint = work.working_set_bytes > 0 ? work.working_set_bytes : work.bytes;
-    const auto bound = workloads::roofline_bound(ceilings, work.flops, work.bytes, work.write_allocate_bytes,
-                                                 footprint, work.precision);
-    if (!bound) continue;
-    plan.bounded[i] = true;
-    if (bound->compute_bound) {
-      const bool f32 = work.precision == workloads::FlopPrecision::F32;
-      if (ceilings.peak_source(f32) != "fma") continue;
-      plan.reference_of_instance[i] = reference(BesideKind::Peak, f32 ? 32.0 : 64.0, [&] {
-        return workloads::peak_reference(work.precision, ceilings.threads);
-      });
-      continue;
+    bool bounded = false;
+    plan.reference_of_instance[i] = ceiling_reference(ceilings, work, footprint, bounded);
+    plan.bounded[i] = bounded;
+    if (bounded && single) {
+      bool single_bounded = false;
+      plan.one_thread_reference_of_instance[i] =
+          ceiling_reference(*one_thread, work, footprint, single_bounded);
     }
-    const workloads::Ceiling& ceiling = ceilings.bandwidth_at(bound->level, footprint);
-    if (!(ceiling.working_set_bytes > 0)) continue;
-    plan.reference_of_instance[i] = reference(BesideKind::Bandwidth, ceiling.working_set_bytes, [&] {
-      return workloads::bandwidth_reference(bound->level, ceiling.working_set_bytes, ceilings.threads);
-    });
   }
   const bool any_bounded = std::find(plan.bounded.begin(), plan.bounded.end(), true) != plan.bounded.end();
-  if (any_bounded && ceilings.threads > 1 && ceilings.handoff.measured()) {
+  if (any_bounded && spread) {
     workloads::HandoffReference handoff = workloads::handoff_reference(ceilings.threads);
     if (handoff.instance) {
       plan.handoff = static_cast<int>(plan.references.size());

@@ -144,14 +144,16 @@ class WorkerPlanRun {
  private:
   // --- Starting a worker ---------------------------------------------------------------------
 
-  /// The job of a fresh worker: every pending case, the ceilings of an earlier worker if any.
-  WorkerJob job() const {
+  /// The job of a fresh worker: every pending case, the ceilings of an earlier worker if any, and for
+  /// a worker of several threads the cached one-thread ceilings (their ceilings measured beside).
+  WorkerJob job() {
     WorkerJob job;
     job.space = w_.space;
     job.threads = w_.threads;
     job.seed = seed_;
     job.ceilings = ceilings_;
     job.measure_ceilings = options_.measure_ceilings();
+    if (const workloads::Ceilings* one = one_thread_ceilings()) job.one_thread_ceilings = *one;
     for (const auto& p : pending_) {
       const CaseGroup& g = w_.groups[p.index];
       JobCase c;

@@ -198,6 +198,7 @@ void to_json(Json& json, const WorkerJob& job) {
               {"measure_ceilings", job.measure_ceilings},
               {"cases", job.cases}};
   if (job.ceilings) json["ceilings"] = *job.ceilings;
+  if (job.one_thread_ceilings) json["one_thread_ceilings"] = *job.one_thread_ceilings;
 }
 
 void from_json(const Json& json, WorkerJob& job) {
@@ -209,6 +210,9 @@ void from_json(const Json& json, WorkerJob& job) {
   json.at("cases").get_to(job.cases);
   job.ceilings.reset();
   if (json.contains("ceilings")) job.ceilings = json["ceilings"].get<workloads::Ceilings>();
+  job.one_thread_ceilings.reset();
+  if (json.contains("one_thread_ceilings"))
+    job.one_thread_ceilings = json["one_thread_ceilings"].get<workloads::Ceilings>();
 }
 
 Json message(const char* msg, Json body) {

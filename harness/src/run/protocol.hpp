@@ -72,10 +72,13 @@ struct WorkerJob {
   std::uint64_t seed = 1;
   bool verify_only = false;                     // `tfbench info`: verify and exit
   std::optional<workloads::Ceilings> ceilings;  // reuse (a restarted worker); else measure
-  bool measure_ceilings = true;                 // false: no ceilings (fractions of ceiling stay NaN)
+  /// A worker of several threads: the machine's cached one-thread ceilings, whose ceiling of one
+  /// thread's bound it measures beside each row (ceilings_beside.hpp); none: not measured.
+  std::optional<workloads::Ceilings> one_thread_ceilings;
+  bool measure_ceilings = true;  // false: no ceilings (fractions of ceiling stay NaN)
   std::vector<JobCase> cases;
 };
-// Written by hand for its optional member: no "ceilings" member means none.
+// Written by hand for its optional members: no "ceilings" (or "one_thread_ceilings") member means none.
 void to_json(Json& json, const WorkerJob& job);
 void from_json(const Json& json, WorkerJob& job);
 

@@ -40,7 +40,9 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c, const workloa
   row.frac_compute_ceiling = fraction(row.gflops, peak.best);
   const auto bound = workloads::roofline_bound(
       c, flops, bytes, positive_or_zero(row.write_allocate_bytes), footprint, precision,
-      {row.bandwidth_beside_gbs, row.peak_beside_gflops, row.handoff_beside_us * 1e-6}, one_thread);
+      {row.bandwidth_beside_gbs, row.peak_beside_gflops, row.handoff_beside_us * 1e-6,
+       row.bandwidth_beside_1t_gbs, row.peak_beside_1t_gflops},
+      one_thread);
   if (!bound) return;
   row.roofline_threads = bound->threads;
   // Against the level, the bytes it moves: from DRAM the write-allocate reads too.

@@ -183,6 +183,7 @@ void drop_unvouched_measurements(ResultRow& row) {
   row.iterations = fresh.iterations;
   row.flops = row.bytes = row.write_allocate_bytes = kNaN;
   row.bandwidth_beside_gbs = row.peak_beside_gflops = row.handoff_beside_us = kNaN;
+  row.bandwidth_beside_1t_gbs = row.peak_beside_1t_gflops = kNaN;
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;
@@ -302,7 +303,8 @@ void collect(ResultRow& row, const TimedVariant& timed, workloads::Instance& ins
 BesidePlan plan_beside(const CaseRows& c, const WorkerJob& job, const workloads::Ceilings& ceilings) {
   if (!is_host_space(job.space)) return {};
   try {
-    return plan_ceilings_beside(c.instances, ceilings);
+    return plan_ceilings_beside(c.instances, ceilings,
+                                job.one_thread_ceilings ? &*job.one_thread_ceilings : nullptr);
   } catch (const std::exception& e) {  // e.g. no memory for the reference: the rows keep the ceiling
     std::cerr << "tfbench worker: no ceiling measured beside the case: " << e.what() << "\n";
     return {};

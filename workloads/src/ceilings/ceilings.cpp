@@ -358,9 +358,8 @@ std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flo
   const double handoff_s = beside.handoff_s > 0 ? beside.handoff_s : ceilings.handoff_seconds();
   if (!spread || ceilings.threads <= 1 || !one_thread || one_thread->threads != 1 || !(handoff_s > 0))
     return spread;
-  // One thread's bound from its cached ceilings: nothing was measured beside the row at one thread.
   const auto single = bound_at(*one_thread, flops, bytes, write_allocate_bytes, working_set_bytes, precision,
-                               std::nan(""), std::nan(""));
+                               beside.one_thread_gbs, beside.one_thread_gflops);
   spread->seconds += handoff_s;
   if (single && single->seconds < spread->seconds) return single;
   return spread;

@@ -141,6 +141,11 @@ struct ResultRow {
   /// same way (workloads::handoff_reference; workers of several threads): the handoff the bound of
   /// its threads adds in place of the cached one. NaN: not measured (one thread, no bound).
   double handoff_beside_us = kNaN;
+  /// In a worker of several threads, the ceiling that sets one thread's bound, measured beside the row
+  /// on one thread the same way: one thread's bandwidth of its level, or one thread's peak (the
+  /// smaller of the two bounds divides by it in place of the cached one-thread ceiling).
+  double bandwidth_beside_1t_gbs = kNaN;
+  double peak_beside_1t_gflops = kNaN;
   /// The threads roofline_bound_s assumes: the worker's, or 1 where one thread's ceilings bound the
   /// row more tightly than the worker's threads plus their handoff (0: no bound, or an older writer).
   std::int64_t roofline_threads = 0;

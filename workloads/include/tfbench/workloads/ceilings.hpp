@@ -159,6 +159,10 @@ struct MeasuredBeside {
   double gbs = std::nan("");        // the bandwidth of the row's level
   double gflops = std::nan("");     // the peak of its precision
   double handoff_s = std::nan("");  // one round trip between two of the worker's threads
+  /// In a worker of several threads, one thread's ceiling that sets one thread's bound: the bandwidth
+  /// of one thread's level, or one thread's peak (in place of `one_thread`'s cached best).
+  double one_thread_gbs = std::nan("");
+  double one_thread_gflops = std::nan("");
 };
 
 /// Empty when the ceilings it needs were not measured or the row reports no work. `bytes` is what one
@@ -170,7 +174,8 @@ struct MeasuredBeside {
 /// machine's ceilings at one thread) and a measured handoff, the bound is the smaller of the
 /// one-thread bound and the T-thread bound plus the handoff: a 1-microsecond batch that no parallel
 /// region can speed up is then held to what one core allows, not to twice that. Without either, the
-/// T-thread bound alone, as before.
+/// T-thread bound alone, as before. Each bound takes the ceilings measured beside the row where
+/// `beside` has them: the T threads' level or peak and handoff, one thread's level or peak.
 std::optional<RooflineBound> roofline_bound(const Ceilings& ceilings, double flops, double bytes,
                                             double write_allocate_bytes, double working_set_bytes,
                                             FlopPrecision precision, const MeasuredBeside& beside = {},
