@@ -8,6 +8,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -298,4 +299,14 @@ TEST_CASE("a run worker gets the run's checked tuning file, never one its parent
   CHECK(has(env, std::string(kTuningFileVariable) + "=/cache/tuning/checked.json"));
   CHECK_FALSE(has(env, std::string(kTuningFileVariable) + "=/stale/inherited.json"));
   unsetenv(kTuningFileVariable);
+}
+
+TEST_CASE("tune --quick, the bounded first-use calibration, leaves out the LLC's top octave", "[tuning]") {
+  tfbench::harness::tune::TuneRequest request;
+  std::ostringstream err;
+  REQUIRE(tfbench::harness::tune::parse_request("1", "2,32", "gemm", "l1,l2,llc,dram", "f64", request, err));
+  CHECK(request.llc_top_octave);  // a full tune measures it
+  tfbench::harness::tune::make_quick(request);
+  CHECK_FALSE(request.llc_top_octave);
+  CHECK(request.levels.size() == 3);  // and no DRAM class, as before
 }

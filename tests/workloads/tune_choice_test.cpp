@@ -171,6 +171,24 @@ TEST_CASE("tune: the L2's classes include its top octave and the LLC's its botto
   REQUIRE(wide.size() == 3);
   CHECK(wide[1] == Approx(zen2.l2_bytes / 2));
   CHECK(wide.back() == Approx(zen2.l2_bytes / std::sqrt(2.0)));
+  // A full tune measures the LLC's top octave too (capacity / sqrt 2): the 512-item 32 x 32 f64 batch
+  // (12 MiB) is nearest it there, where libxsmm's streaming stores begin to pay, and nearest the
+  // ladder's last size (6.7 MiB, where they do not) without it.
+  const std::vector<double> llc_full = target_bytes(MemoryLevel::LLC, zen2, dram, 3, true);
+  const std::vector<double> llc_quick = target_bytes(MemoryLevel::LLC, zen2, dram, 3);
+  REQUIRE(llc_full.size() == llc_quick.size() + 1);
+  CHECK(std::equal(llc_quick.begin(), llc_quick.end(), llc_full.begin()));
+  CHECK(llc_full.back() == Approx(zen2.llc_bytes / std::sqrt(2.0)));
+  const double batch_32 = 3.0 * 32 * 32 * 8 * 512;
+  const auto nearest = [&](const std::vector<double>& sizes) {
+    return *std::min_element(sizes.begin(), sizes.end(), [&](double x, double y) {
+      return std::abs(std::log(batch_32 / x)) < std::abs(std::log(batch_32 / y));
+    });
+  };
+  CHECK(nearest(llc_full) == Approx(zen2.llc_bytes / std::sqrt(2.0)));
+  CHECK(nearest(llc_quick) < 0.5 * zen2.llc_bytes);
+  // Not where the ladder already reaches the top octave, nor with one size per level.
+  CHECK(target_bytes(MemoryLevel::LLC, zen2, dram, 1, true).size() == 1);
 }
 
 TEST_CASE(

@@ -45,8 +45,9 @@ class TuneCommand final : public Command {
     sub->add_option("--sizes-per-level", sizes_per_level_,
                     "operand sizes measured in l2 and llc: one per factor of 8 of the level's range, at "
                     "most this many (1: the level's geometric middle only), and above 1 one more in the "
-                    "L2's top octave, where operands begin to spill, and one in the LLC's bottom octave, "
-                    "where they have just left the L2; Auto takes the nearest")
+                    "L2's top octave, where operands begin to spill, one in the LLC's bottom octave, "
+                    "where they have just left the L2, and (not with --quick) one in the LLC's top "
+                    "octave, where they begin to spill from it; Auto takes the nearest")
         ->default_val(3)
         ->check(CLI::Range(1, 8));
     sub->add_option("--rounds", rounds_,
@@ -70,6 +71,7 @@ class TuneCommand final : public Command {
                   "applies here; measure nothing");
     // One thread count in this process: how `tune` runs each count in a child of its own.
     sub->add_option("--single-threads", single_threads_)->group("");
+    sub->add_flag("--no-llc-top-octave", no_llc_top_octave_)->group("");  // a --quick parent's child
     return sub;
   }
 
@@ -83,6 +85,7 @@ class TuneCommand final : public Command {
       request.sizes_per_level = sizes_per_level_;
       request.min_time_s = min_time_;
       request.dram_bytes = dram_mib_ * 1024 * 1024;
+      request.llc_top_octave = !no_llc_top_octave_;
       if (quick_) tune::make_quick(request);
       request.command_line = command_line_;
       if (single_threads_ > 0) return tune::run_tuning_child(request, single_threads_, path, std::cerr);
@@ -112,7 +115,7 @@ class TuneCommand final : public Command {
   int rounds_ = 5, sizes_per_level_ = 3;
   double min_time_ = 0.005;
   double dram_mib_ = 256;
-  bool quick_ = false, show_ = false;
+  bool quick_ = false, show_ = false, no_llc_top_octave_ = false;
   int single_threads_ = 0;
 };
 

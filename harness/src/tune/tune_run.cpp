@@ -105,6 +105,7 @@ workloads::TuneOptions options_for(const TuneRequest& r, int threads, const ops:
   o.solve = r.solve;
   o.rounds = r.rounds;
   o.max_sizes_per_level = r.sizes_per_level;
+  o.llc_top_octave = r.llc_top_octave;
   o.min_time_s = r.min_time_s;
   return o;
 }
@@ -228,6 +229,7 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
                                      std::to_string(request.min_time_s),
                                      "--dram-mib",
                                      std::to_string(request.dram_bytes / (1024.0 * 1024))};
+    if (!request.llc_top_octave) args.push_back("--no-llc-top-octave");
     const std::string status = run_child(exe, args);
     if (status != "ok") {
       log << "tfbench tune: the " << threads << "-thread calibration ended with " << status << "\n";
@@ -273,6 +275,7 @@ int run_tuning(const TuneRequest& request, const std::string& path, std::ostream
 
 void make_quick(TuneRequest& request) {
   request.levels = {ops::MemoryLevel::L1, ops::MemoryLevel::L2, ops::MemoryLevel::LLC};
+  request.llc_top_octave = false;
   request.rounds = 3;
   request.min_time_s = 0.002;
 }

@@ -18,7 +18,8 @@ struct TuneRequest {
   bool gemm = true, solve = true;
   bool contraction = true;  // the contraction direct kernel's crossover (tune_direct_contraction)
   int rounds = 5;
-  int sizes_per_level = 3;  // workloads::TuneOptions::max_sizes_per_level
+  int sizes_per_level = 3;     // workloads::TuneOptions::max_sizes_per_level
+  bool llc_top_octave = true;  // workloads::TuneOptions::llc_top_octave (not in the quick calibration)
   double min_time_s = 0.005;
   double dram_bytes = 256.0 * 1024 * 1024;
   std::string command_line;
@@ -30,7 +31,8 @@ bool parse_request(const std::string& threads, const std::string& sizes, const s
                    std::ostream& err);
 
 /// The bounded calibration `run` does on first use (`tune --quick`): the cache levels only (a DRAM
-/// class needs twice the last-level cache of operands, minutes to fill and time), 3 rounds of 2 ms.
+/// class needs twice the last-level cache of operands, minutes to fill and time), no class in the
+/// LLC's top octave, 3 rounds of 2 ms.
 void make_quick(TuneRequest& request);
 
 /// Measures every thread count of `request` in a child process each and writes `path`. Returns the

@@ -43,7 +43,7 @@ double item_elements(BatchedFamily family, int n) {
 }  // namespace
 
 std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, double dram_bytes,
-                                 int max_sizes) {
+                                 int max_sizes, bool llc_top_octave) {
   double lo = 0, hi = 0;
   switch (level) {
     case MemoryLevel::L1:
@@ -61,8 +61,9 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   if (sizes.empty()) sizes.push_back(hi);
   // The L2's top octave: the ladder's last size sits at the middle of its part, and the answer
   // changes again where the operands begin to spill (16 x 16 items at one thread on the Xeon: one
-  // BLAS call per item fastest at 0.78 MiB, libxsmm's plain kernel 1.35x BLAS at 1.41 MiB). Not the
-  // LLC's: its top octave (74 MiB of operands there) tripled the bounded first-use calibration.
+  // BLAS call per item fastest at 0.78 MiB, libxsmm's plain kernel 1.35x BLAS at 1.41 MiB). The
+  // LLC's top octave only in a full tune (below): on the Xeon (74 MiB of operands there) it tripled
+  // the bounded first-use calibration.
   // Added where the ladder's last size is not within 1.5x of it, and always where the L2 spans 8x
   // or more and the ladder stops at or below its top octave (a 32 KiB L1 and 512 KiB L2, the Zen 2
   // VM: the ladder's last part ends at 256 KiB, 1.41x below the edge).
@@ -77,6 +78,13 @@ std::vector<double> target_bytes(MemoryLevel level, const ops::CacheSizes& c, do
   const double floor = lo * std::sqrt(2.0);
   if (level == MemoryLevel::LLC && max_sizes > 1 && 1.5 * floor < sizes.front())
     sizes.insert(sizes.begin(), floor);
+  // The LLC's top octave: on the Zen 2 VM (16 MiB LLC, 2026-12-06, standalone, one thread) libxsmm's
+  // streaming stores of C ran 0.97x its plain stores for 32 x 32 items at 6.7 MiB (the ladder's last
+  // size) and 1.08-1.16x at 12 MiB (the 512-item batch); 16 x 16 items 0.98x at 3 MiB and 1.24x at
+  // 12 MiB. Without a class there, 12 MiB took the 6.7 MiB class's choice.
+  const double top = hi / std::sqrt(2.0);
+  if (level == MemoryLevel::LLC && llc_top_octave && max_sizes > 1 && top > 1.5 * sizes.back())
+    sizes.push_back(top);
   return sizes;
 }
 
@@ -423,7 +431,8 @@ std::vector<TuneClassResult> tune_batched(const TuneOptions& options,
           if (ops::memory_level(one_item, caches) > level) continue;
           Index previous_items = 0;
           std::uint64_t point = 0;
-          for (double target : target_bytes(level, caches, options.dram_bytes, options.max_sizes_per_level)) {
+          for (double target : target_bytes(level, caches, options.dram_bytes, options.max_sizes_per_level,
+                                            options.llc_top_octave)) {
             const Index items = class_items(family, n, target, element_bytes);
             ++point;
             if (items == previous_items) continue;  // large items: two sizes round to one batch

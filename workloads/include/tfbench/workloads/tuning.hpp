@@ -67,10 +67,12 @@ DetectedCaches detect_cache_sizes_from(const std::string& sysfs_cache_dir, const
 /// one in the L2's top octave (capacity / sqrt 2), where the operands begin to spill, when the
 /// ladder's last size is more than 1.5x below it, and one in the LLC's bottom octave (the L2's
 /// capacity x sqrt 2), where they have just left the L2, when the ladder's first size is more than
-/// 1.5x above it. `c`: the caches of the class's threads
+/// 1.5x above it. With `llc_top_octave` (a full `tfbench tune`, not the bounded first-use calibration),
+/// also one in the LLC's top octave (capacity / sqrt 2), where the operands begin to spill from it,
+/// when the ladder's last size is more than 1.5x below it. `c`: the caches of the class's threads
 /// (caches_for_threads: with two threads the L2 range ends at twice one core's L2).
 std::vector<double> target_bytes(ops::MemoryLevel level, const ops::CacheSizes& c, double dram_bytes,
-                                 int max_sizes);
+                                 int max_sizes, bool llc_top_octave = false);
 
 struct TuneOptions {
   ExecSpaceKind space = ExecSpaceKind::Serial;  // the worker space of the classes (OpenMP or Serial)
@@ -83,6 +85,7 @@ struct TuneOptions {
   int max_sizes_per_level = 3;              // L2 and LLC: one size per factor of 8 of the level, at most this
                                             // (target_bytes), and one in the L2's top octave and one in
                                             // the LLC's bottom octave unless 1
+  bool llc_top_octave = true;               // and one in the LLC's top octave (target_bytes)
   std::vector<DType> dtypes{DType::F64, DType::F32};  // element types (f64 and f32 are tuned)
   bool gemm = true, solve = true;                     // which families
   // Contractions' direct-kernel crossover (tune_direct_contraction): item sizes n of the ladder
