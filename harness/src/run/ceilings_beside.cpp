@@ -5,6 +5,7 @@
 #include <exception>
 #include <limits>
 #include <map>
+#include <optional>
 #include <tuple>
 #include <utility>
 
@@ -29,14 +30,13 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
     }
     return it->second;
   };
-  // The reference of the ceiling that sets the bound of `c`'s threads for `work`, or -1 (no bound, or
-  // a peak the BLAS GEMM set: the FMA chains would read below it).
+  // The reference of the ceiling that sets the bound of `c`'s threads for `work`: none without a
+  // bound, -1 for a peak the BLAS GEMM set (the FMA chains would read below it).
   const auto ceiling_reference = [&](const workloads::Ceilings& c, const workloads::Work& work,
-                                     double footprint, bool& bounded) {
+                                     double footprint) -> std::optional<int> {
     const auto bound = workloads::roofline_bound(c, work.flops, work.bytes, work.write_allocate_bytes,
                                                  footprint, work.precision);
-    bounded = bound.has_value();
-    if (!bound) return -1;
+    if (!bound) return std::nullopt;
     if (bound->compute_bound) {
       const bool f32 = work.precision == workloads::FlopPrecision::F32;
       if (c.peak_source(f32) != "fma") return -1;
@@ -60,14 +60,12 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
       continue;  // collected after timing, where its error is recorded
     }
     const double footprint = work.working_set_bytes > 0 ? work.working_set_bytes : work.bytes;
-    bool bounded = false;
-    plan.reference_of_instance[i] = ceiling_reference(ceilings, work, footprint, bounded);
-    plan.bounded[i] = bounded;
-    if (bounded && single) {
-      bool single_bounded = false;
-      plan.one_thread_reference_of_instance[i] =
-          ceiling_reference(*one_thread, work, footprint, single_bounded);
-    }
+    const std::optional<int> own = ceiling_reference(ceilings, work, footprint);
+    if (!own) continue;
+    plan.bounded[i] = true;
+    plan.reference_of_instance[i] = *own;
+    if (single)
+      plan.one_thread_reference_of_instance[i] = ceiling_reference(*one_thread, work, footprint).value_or(-1);
   }
   const bool any_bounded = std::find(plan.bounded.begin(), plan.bounded.end(), true) != plan.bounded.end();
   if (any_bounded && spread) {
