@@ -1217,6 +1217,13 @@ def test_roofline():
                 "--out", both, env=env2, expect=0)
         _, workers3, rows3 = rows_of(both)
         by_threads = {int(w["threads"]): json.loads(w["ceilings"]) for w in workers3}
+        # The one-thread ceilings the two-thread worker read (the one-thread worker ran first and kept
+        # the best of each in the cache): a peak the BLAS GEMM set is not measured beside.
+        with open(os.path.join(cache2, files[0])) as f:
+            one_thread = next(e["ceilings"] for e in json.load(f)["entries"] if e["threads"] == 1)
+
+        def gemm_set_peak(precision):
+            return one_thread["peak_" + precision]["best"] == one_thread["gemm_" + precision]["best"]
         handoff = by_threads[2]["handoff"]
         check(handoff["samples"] == 5 and 0 < handoff["worst"] <= handoff["median"] <= handoff["best"],
               "two threads measure the handoff: %s" % handoff)
@@ -1235,9 +1242,15 @@ def test_roofline():
             # Each case measures the handoff again in its rounds; its best round stands for the cached one.
             beside = r["handoff_beside_us"]
             check(np.isfinite(beside) and beside > 0, "%s: a handoff measured beside: %s" % (r["case_id"], beside))
-            # ... and one thread's ceiling of one thread's bound (the cache holds one thread's ceilings).
-            check(sum(np.isfinite(one_thread_beside)) == 1 and np.nanmax(one_thread_beside) > 0,
-                  "%s: one thread's ceiling measured beside: %s" % (r["case_id"], one_thread_beside))
+            # ... and one thread's ceiling of one thread's bound (the cache holds one thread's ceilings),
+            # unless that is a peak the GEMM set (on some hosts one thread's GEMM outruns the FMA chains).
+            if r["precision"] and not any(np.isfinite(one_thread_beside)) and gemm_set_peak(r["precision"]):
+                check(r["roofline_threads"] == 2 or r["roofline_ceiling"] == "peak_" + r["precision"],
+                      "%s: no one-thread ceiling beside, yet bound by one thread's %s"
+                      % (r["case_id"], r["roofline_ceiling"]))
+            else:
+                check(sum(np.isfinite(one_thread_beside)) == 1 and np.nanmax(one_thread_beside) > 0,
+                      "%s: one thread's ceiling measured beside: %s" % (r["case_id"], one_thread_beside))
             if r["roofline_threads"] == 2:
                 check(r["roofline_bound_s"] >= beside * 1e-6, "%s: the bound holds the handoff beside" % r["case_id"])
         _, report3, _ = tfbench("report", both, expect=0)

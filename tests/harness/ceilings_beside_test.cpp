@@ -186,6 +186,14 @@ TEST_CASE("Ceilings beside: a worker of several threads measures one thread's ce
   };
   CHECK(none(plan_ceilings_beside(instances, two)));
   CHECK(none(plan_ceilings_beside(instances, one, &one)));
+  // Where one thread's GEMM outran its FMA chains, the peak it set is not measured beside (the FMA
+  // chains would read below it); its bandwidths still are.
+  Ceilings gemm_one = one;
+  gemm_one.gemm_f64.best = 2 * one.fma_f64.best;
+  gemm_one.settle_peaks();
+  REQUIRE(gemm_one.peak_source(false) == "gemm");
+  CHECK(plan_ceilings_beside(instances, two, &gemm_one).one_thread_reference_of_instance ==
+        std::vector<int>{1, -1, -1, 1});
   two.handoff = {};
   CHECK(none(plan_ceilings_beside(instances, two, &one)));
 }
