@@ -1281,17 +1281,17 @@ def test_roofline():
         gemm_set = fresh("roofline-2t-gemm.h5")
         tfbench("run", config("roofline.yaml"), "--threads", "2", "--filter", "packed_small", "--out", gemm_set,
                 env=dict(env, TFBENCH_CEILINGS_DIR=cache3), expect=0)
-        _, _, rows4 = rows_of(gemm_set)
-        check(rows4 and all(not np.isfinite(r["peak_beside_1t_gflops"]) for r in rows4),
-              "one thread's GEMM-set peak is never measured beside: %s" % [r["peak_beside_1t_gflops"] for r in rows4])
-        bound_by_one = [r for r in rows4 if r["roofline_threads"] == 1 and r["roofline_ceiling"] == "peak_f64"]
+        _, _, rows_gemm = rows_of(gemm_set)
+        check(rows_gemm and all(not np.isfinite(r["peak_beside_1t_gflops"]) for r in rows_gemm),
+              "one thread's GEMM-set peak is never measured beside: %s" % [r["peak_beside_1t_gflops"] for r in rows_gemm])
+        bound_by_one = [r for r in rows_gemm if r["roofline_threads"] == 1 and r["roofline_ceiling"] == "peak_f64"]
         for r in bound_by_one:
             check(not np.isfinite([r["bandwidth_beside_1t_gbs"], r["peak_beside_1t_gflops"]]).any(),
                   "%s: no one-thread ceiling beside a GEMM-set peak" % r["case_id"])
-        if bound_by_one and len(bound_by_one) == len(rows4):
-            _, report4, _ = tfbench("report", gemm_set, expect=0)
-            check("peak_f64 (1 thread" in report4 and not re.search(r"\(1 thread, [^)]*beside", report4),
-                  "report names one thread's bound, nothing beside it:\n" + report4)
+        if bound_by_one and len(bound_by_one) == len(rows_gemm):
+            _, report_gemm, _ = tfbench("report", gemm_set, expect=0)
+            check("peak_f64 (1 thread" in report_gemm and not re.search(r"\(1 thread, [^)]*beside", report_gemm),
+                  "report names one thread's bound, nothing beside it:\n" + report_gemm)
 
     # Measuring again keeps the best of each ceiling: lower the cached L2 and raise the cached DRAM;
     # the run's rows and the cache then hold the new L2 and the cached DRAM.
