@@ -66,13 +66,13 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
     using Space = decltype(space);
     return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
       using T = decltype(tag);
-      auto al = scalar_as<T>(alpha, kGemm, "alpha");
-      if (!al) return unexpected(std::move(al.error()));
-      auto be = scalar_as<T>(into != nullptr ? beta : std::complex<double>(0.0), kGemm, "beta");
-      if (!be) return unexpected(std::move(be.error()));
+      const std::complex<double> beta_used = into != nullptr ? beta : std::complex<double>(0.0);
+      if (!scalar_fits<T>(alpha)) return imaginary_scalar(kGemm, "alpha");
+      if (!scalar_fits<T>(beta_used)) return imaginary_scalar(kGemm, "beta");
       // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
       GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
-                     into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count), *al, *be};
+                     into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count),
+                     scalar_as<T>(alpha), scalar_as<T>(beta_used)};
       RouteKey key(session, options, ops::BatchedFamily::Gemm, g.a, g.b, g.c);
       key.add_scalar(g.alpha);
       key.add_scalar(g.beta);
@@ -194,10 +194,9 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
     using Space = decltype(space);
     return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
       using T = decltype(tag);
-      auto al = scalar_as<T>(alpha, kLargeGemm, "alpha");
-      if (!al) return unexpected(std::move(al.error()));
-      auto be = scalar_as<T>(into != nullptr ? beta : std::complex<double>(0.0), kLargeGemm, "beta");
-      if (!be) return unexpected(std::move(be.error()));
+      const std::complex<double> beta_used = into != nullptr ? beta : std::complex<double>(0.0);
+      if (!scalar_fits<T>(alpha)) return imaginary_scalar(kLargeGemm, "alpha");
+      if (!scalar_fits<T>(beta_used)) return imaginary_scalar(kLargeGemm, "beta");
       // One "item". The session's Gemm slot says whether KokkosBlas::gemm may run it (its BLAS TPL on
       // host, an independent runtime; the space's own kernels or cuBLAS on device), then tfbench's
       // sequential kernel, always allowed. The effective batch policy decides between them: inside an
@@ -223,11 +222,11 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
       const ItemBatch<T> c = into != nullptr ? as_batch<T>(oc) : compact_batch<T>(c_data, m, n, 1);
       const ItemBatch<const T> ab = as_batch<const T>(*oa), bb = as_batch<const T>(*ob);
       if (route->provider == &blas) {
-        execute_large_gemm(space, *al, ab, bb, *be, c);
+        execute_large_gemm(space, scalar_as<T>(alpha), ab, bb, scalar_as<T>(beta_used), c);
         return ops::BatchRun{route->strategy, 1, ops::ItemProvider::Blas, 1};
       }
       execute_gemm(space, ItemsRoute{RouteMode::Sequential, 1, ops::ItemProvider::Specialized},
-                   GemmBatch<T>{ab, bb, c, *al, *be});
+                   GemmBatch<T>{ab, bb, c, scalar_as<T>(alpha), scalar_as<T>(beta_used)});
       return ops::BatchRun{route->strategy, 1, ops::ItemProvider::Specialized, 1};
     });
   });

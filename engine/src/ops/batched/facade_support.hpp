@@ -135,18 +135,25 @@ decltype(auto) with_dtype(DType dtype, F&& f) {
   }
 }
 
+/// Whether T can hold the scalar: any complex value for a complex T, a real one otherwise.
 template <class T>
-Result<T, BatchedError> scalar_as(std::complex<double> v, const char* where, const char* name) {
+bool scalar_fits(std::complex<double> v) {
+  return std::is_same<T, Kokkos::complex<double>>::value || v.imag() == 0;
+}
+
+/// The scalar as T (precondition: scalar_fits<T>(v)). Checked apart from the error (a Result per
+/// scalar cost two out-of-line calls a batched call).
+template <class T>
+T scalar_as(std::complex<double> v) {
   if constexpr (std::is_same<T, Kokkos::complex<double>>::value) {
     return T(v.real(), v.imag());
   } else {
-    if (v.imag() != 0) {
-      return fail(BatchedErrc::InvalidScalar, where,
-                  std::string(name) + " has an imaginary part for a real dtype");
-    }
     return static_cast<T>(v.real());
   }
 }
+
+/// The InvalidScalar error of a scalar scalar_fits rejected (cold path: builds the message).
+Unexpected<BatchedError> imaginary_scalar(const char* where, const char* name);
 
 /// The compact column-major layout of an allocated output.
 template <class T>

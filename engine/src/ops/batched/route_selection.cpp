@@ -18,6 +18,11 @@ Unexpected<BatchedError> rank_error(const char* where, const char* name, std::si
                   std::to_string(rank) + (rank == 3 ? " ([rows, cols, batch])" : " ([rows, cols])"));
 }
 
+Unexpected<BatchedError> imaginary_scalar(const char* where, const char* name) {
+  return fail(BatchedErrc::InvalidScalar, where,
+              std::string(name) + " has an imaginary part for a real dtype");
+}
+
 std::optional<BatchedError> check_operands(const Session& session, const char* where, const Operand& first,
                                            const Operand& second, const Operand& third) {
   auto error = [&](BatchedErrc code, std::string message) {

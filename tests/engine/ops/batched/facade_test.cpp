@@ -276,6 +276,17 @@ TEST_CASE("batched_gemm_into: validation and route errors leave the destination 
                   c,
                   [&] { return tfbench::ops::batched_gemm_into(s, av, bv, cw, std::complex<double>(1, 1)); },
                   BatchedErrc::InvalidScalar);
+              const auto r = tfbench::ops::batched_gemm_into(s, av, bv, cw, std::complex<double>(1, 1));
+              CHECK(r.error().message == "alpha has an imaginary part for a real dtype");
+            }
+            {  // complex beta for a real dtype
+              auto c = filled(4, 2, 5, sentinel);
+              auto cw = c.view_mut();
+              const auto complex_beta = [&] {
+                return tfbench::ops::batched_gemm_into(s, av, bv, cw, 1.0, {0.5, -1});
+              };
+              expect_untouched(c, complex_beta, BatchedErrc::InvalidScalar);
+              CHECK(complex_beta().error().message == "beta has an imaginary part for a real dtype");
             }
             {  // dtype mismatch (f32 destination)
               auto c = filled(4, 2, 5, sentinel);
