@@ -43,6 +43,16 @@ class RouteKey {
     push(bits[0], bits[1]);
   }
 
+  // Copies the words written only (the others are indeterminate: never read, never copied).
+  RouteKey(const RouteKey& o) noexcept : size_(o.size_) { copy_words(o); }
+  RouteKey& operator=(const RouteKey& o) noexcept {
+    if (this != &o) {
+      size_ = o.size_;
+      copy_words(o);
+    }
+    return *this;
+  }
+
   bool operator==(const RouteKey& o) const {
     // The words written, not all 48: loaded as vectors right after their 8-byte stores, those did
     // not forward (0.222 us a call with memcmp, 0.233-0.246 with a vectorized loop over all 48).
@@ -69,6 +79,9 @@ class RouteKey {
          options.streaming_stores ? 1 + *options.streaming_stores : 0, static_cast<std::int64_t>(family));
   }
 
+  void copy_words(const RouteKey& o) {
+    std::memcpy(words_.data(), o.words_.data(), size_ * sizeof(std::int64_t));
+  }
   template <class T>
   void add(const ItemBatch<T>& x) {
     push(x.rows, x.cols, x.count, x.rs, x.cs, x.bs);
