@@ -127,7 +127,8 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = g.count();
   if (count <= 0 || g.m() == 0 || g.n() == 0) return;
-  const int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
+  const int lanes =
+      batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count);
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
       with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
@@ -167,12 +168,14 @@ SingularItems execute_solve(const Space& space, const ItemsRoute& route, const S
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = s.count();
   if (count <= 0 || s.n() == 0) return {};
-  int lanes = route.mode == RouteMode::OuterParallel ? route.lanes : 1;
+  // Factor storage for n beyond the local arrays: one n x n slice per lane.
+  const bool needs_scratch = s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas;
+  int lanes = batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1,
+                          count, needs_scratch ? std::int64_t(s.n()) * s.n() * std::int64_t(sizeof(T)) : 0);
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
-  // Factor storage for n beyond the local arrays: one n x n slice per lane.
   Kokkos::View<T*, MemSpace> scratch;
-  if (s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas) {
+  if (needs_scratch) {
     scratch =
         Kokkos::View<T*, MemSpace>(Kokkos::view_alloc(Kokkos::WithoutInitializing,
                                                       "tfbench::engine::ops::batched_solve::factor_scratch"),

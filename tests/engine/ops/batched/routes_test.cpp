@@ -223,6 +223,19 @@ TEST_CASE("batched lanes on OpenMP: one region of the pool's threads, through Ko
 }
 #endif
 
+TEST_CASE("batched lanes: the route's on a host space, one item a lane on a device", "[batched][lanes]") {
+  CHECK(batched::batch_lanes(true, 2, 512) == 2);
+  CHECK(batched::batch_lanes(true, 1, 512) == 1);
+  // A device context has one host thread: its routes say one lane, and the batch runs an item a lane.
+  CHECK(batched::batch_lanes(false, 1, 16384) == 16384);
+  CHECK(batched::batch_lanes(false, 2, 7) == 7);
+  CHECK(batched::batch_lanes(false, 1, std::int64_t(1) << 40) == std::numeric_limits<int>::max());
+  // Scratch a lane (64 x 64 f64 factors, 32 KiB) caps them at 256 MiB: 8192 lanes; never below one.
+  CHECK(batched::batch_lanes(false, 1, 16384, 64 * 64 * 8) == 8192);
+  CHECK(batched::batch_lanes(false, 1, 100, 64 * 64 * 8) == 100);
+  CHECK(batched::batch_lanes(false, 1, 16384, std::int64_t(1) << 30) == 1);
+}
+
 TEST_CASE("batched gemm: provider applicability follows dtype, scalars, layout and space",
           "[batched][gemm]") {
   tfbench::testing::with_space([&](auto space) {
@@ -234,7 +247,9 @@ TEST_CASE("batched gemm: provider applicability follows dtype, scalars, layout a
     const batched::GemmBatch<double> packed{a.batch, a.batch, c.batch, 1.0, 0.0};
     CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Specialized, packed));
     CHECK(batched::gemm_provider_applies<Space>(ItemProvider::KokkosBatched, packed));
-    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Blas, packed) == host);
+    // On a device, per-item BLAS is the vendor's (cuBLAS builds on Cuda): where its batched gemm is.
+    CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Blas, packed) ==
+          (host || batched::gemm_provider_applies<Space>(ItemProvider::VendorBatched, packed)));
     CHECK(batched::gemm_provider_applies<Space>(ItemProvider::Libxsmm, packed) ==
           (host && batched::libxsmm_compiled()));
     // libxsmm 1.17 kernels have alpha 1 and beta 0 or 1 baked in; row-major items are not its layout.
