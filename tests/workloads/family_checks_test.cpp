@@ -58,6 +58,27 @@ TEST_CASE("every available variant passes its check on small cases", "[workloads
   }
 }
 
+TEST_CASE("a host-only family has no variant on a device space", "[workloads]") {
+  // Asked only (variants() runs nothing): a host build answers for a device space too.
+  RunContext device = test::context_of_test();
+  device.space = tfbench::ExecSpaceKind::Cuda;
+  std::set<std::string> host_only;
+  for (const Family* family : families()) {
+    if (!family->host_only()) continue;
+    host_only.insert(std::string(family->name()));
+    const Params params = test::small_cases().at(std::string(family->name())).front();
+    for (const VariantInfo& v : family->variants(params, device)) {
+      INFO(family->name() << " " << v.name);
+      REQUIRE(v.unavailable.has_value());
+      CHECK_THAT(*v.unavailable, Catch::Contains("runs on the host") && Catch::Contains("cuda"));
+    }
+  }
+  CHECK(host_only == std::set<std::string>{"ad", "contraction_replay", "resource_churn", "session_overhead"});
+  // The device families keep their rows on a device space (their own checks decide there).
+  CHECK_FALSE(find_family("packed_small")->host_only());
+  CHECK_FALSE(find_family("resident_chain")->host_only());
+}
+
 TEST_CASE("variant names are unique within a case and carry a kind", "[workloads]") {
   const RunContext ctx = test::context_of_test();
   for (const auto& [family_name, cases] : test::small_cases()) {
@@ -97,6 +118,10 @@ TEST_CASE("bandwidth_control's variants of one case run on the same arrays", "[w
   // On separate allocations the Kokkos triad read 0.90-1.08 of the hand-written one from process to
   // process (DRAM, Zen 2 VM): the allocations' speeds differed, not the code.
   const RunContext ctx = test::context_of_test();
+  if (!tfbench::is_host_space(ctx.space)) {
+    WARN("host arrays: not shared with the device triad's; skipped on " << tfbench::name(ctx.space));
+    return;
+  }
   const Family* family = find_family("bandwidth_control");
   REQUIRE(family != nullptr);
   using P = std::map<std::string, ParamValue>;
@@ -123,6 +148,11 @@ TEST_CASE("packed_small's host variants of one case run on the same operands", "
   // On separate allocations engine:sequential read 0.97-1.05 of the peers from DRAM from process to
   // process (Zen 2 VM): the allocations differed, not the code.
   const RunContext ctx = test::context_of_test();
+  if (!tfbench::is_host_space(ctx.space)) {
+    WARN("host operands: the engine's device variants have their own; skipped on "
+         << tfbench::name(ctx.space));
+    return;
+  }
   const Family* family = find_family("packed_small");
   REQUIRE(family != nullptr);
   using P = std::map<std::string, ParamValue>;

@@ -91,4 +91,15 @@ inline RunContext context_of_test() {
   return ctx;
 }
 
+/// The test's context for `family`: a host-only family (Family::host_only) runs on Serial when the
+/// test runs on a device space, whose variants it does not have.
+inline RunContext context_for(const Family& family) {
+  RunContext ctx = context_of_test();
+  if (family.host_only() && !tfbench::is_host_space(ctx.space)) {
+    ctx.space = tfbench::ExecSpaceKind::Serial;
+    ctx.threads = 1;
+  }
+  return ctx;
+}
+
 }  // namespace tfbench::workloads::test

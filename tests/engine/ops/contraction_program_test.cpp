@@ -16,8 +16,11 @@ using tfbench::testing::StridedHost;
 using C128 = Kokkos::complex<double>;
 using tfbench::testing::index_t;
 
+/// The operands live in host vectors: a device space (cuda) runs these on Serial, as the facade tests do.
 impl::ExecTarget target() {
-  return {tfbench::testing::space(), tfbench::testing::threads()};
+  const auto space = tfbench::testing::space();
+  return {tfbench::is_host_space(space) ? space : tfbench::ExecSpaceKind::Serial,
+          tfbench::testing::threads()};
 }
 
 template <class T>

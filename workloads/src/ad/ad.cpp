@@ -11,6 +11,7 @@ using namespace autodiff;
 class Ad final : public TableFamily {
  public:
   std::string_view name() const override { return "ad"; }
+  bool host_only() const override { return true; }  // a CpuBackend, host data
   std::string_view description() const override {
     return "eager reverse-mode AD: forward and forward+backward of a contraction chain X W_1...W_d and of a "
            "solve A^-1 B under a weighted sum; the engine's tape vs gradients written by hand with BLAS";

@@ -90,7 +90,13 @@ inline VariantTable engine_strategy_rows(
 class TableFamily : public Family {
  public:
   std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const final {
-    return describe(table(params, ctx));
+    VariantTable rows = table(params, ctx);
+    if (host_only() && !is_host_space(ctx.space)) {
+      const std::string why = std::string(name()) + " runs on the host (CpuBackend, host data): no " +
+                              tfbench::name(ctx.space) + " variant; run it on serial or openmp";
+      for (VariantRow& row : rows) row.unavailable = [why] { return std::optional<std::string>(why); };
+    }
+    return describe(rows);
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const final {

@@ -12,6 +12,7 @@ using namespace contraction_replay;
 class ContractionReplay final : public TableFamily {
  public:
   std::string_view name() const override { return "contraction_replay"; }
+  bool host_only() const override { return true; }  // a CpuBackend, host data
   std::string_view description() const override {
     return "contractions whose shapes and layouts change from call to call (binary ijk,jkl->il in every "
            "axis order; N-ary matrix chains with transposed operands), driven by fixed, mixed or fresh "

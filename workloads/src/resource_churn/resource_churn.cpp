@@ -192,6 +192,7 @@ class PlainAlloc final : public ChurnBase<Kokkos::View<double*, typename ExecSpa
 class ResourceChurn final : public TableFamily {
  public:
   std::string_view name() const override { return "resource_churn"; }
+  bool host_only() const override { return true; }  // a CpuBackend, host data
   std::string_view description() const override {
     return "repeated output checkout/publish/release at changing sizes: the engine's session output "
            "leases (pooled) vs a plain allocation per output; pool hit rate, allocations per op, bytes "

@@ -12,6 +12,7 @@ using namespace session_overhead;
 class SessionOverhead final : public TableFamily {
  public:
   std::string_view name() const override { return "session_overhead"; }
+  bool host_only() const override { return true; }  // a CpuBackend, host data
   std::string_view description() const override {
     return "cost of entering the engine: empty session entry vs an inline call and an empty kernel; a "
            "chain of small operations in one session vs separate sessions vs raw kernels; phase lanes of "

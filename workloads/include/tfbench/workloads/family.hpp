@@ -150,6 +150,9 @@ class Family {
   virtual std::string_view name() const = 0;
   virtual std::string_view description() const = 0;
   virtual std::vector<ParamSpec> parameters() const = 0;
+  /// Whether every variant runs on the host (a CpuBackend, host libraries, host data): on a device
+  /// space all its variants are unavailable.
+  virtual bool host_only() const { return false; }
   /// Every variant of a case, those unavailable here included (with their reason).
   virtual std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const = 0;
   /// Builds one available variant. Throws WorkloadError on a case it cannot build.
