@@ -16,8 +16,8 @@
 #
 # `run` writes everything it learns into one folder, $OUT (the device tool's output folder) or
 # results/gpu-check/<UTC date>: log.txt (every step and its exit status), system.txt (nvidia-smi,
-# libraries found), tests/*.xml (JUnit of every engine test program on the cuda space, serial and
-# OpenMP beside it; one tests.tar.gz under the device tool, which brings back 8 files), gpu.h5
+# libraries found), tests/*.xml (JUnit of every test program on serial and OpenMP; the cuda runs
+# report into log.txt; one tests.tar.gz under the device tool, which brings back 8 files), gpu.h5
 # (configs/gpu.yaml: the GPU families with provenance), report.txt and summary.txt. Each step has a
 # time limit, and no step runs past TFBENCH_GPU_CHECK_S (420 s) after the unpack: the cuda-space
 # tests and the GPU families come first, the host-space tests with the time left.
@@ -200,12 +200,14 @@ run_check() {
     return 0
   fi
 
-  # 2. The device, then every test program on the cuda space (what no host run can check).
+  # 2. The device, then every test program on the cuda space (what no host run can check), with the
+  # console reporter into log.txt: each test's name as it ends (--durations), so that a crash shows
+  # where (a JUnit file is written only at a clean exit).
   step "tfbench info" 60 "$bin/tfbench" info
   local t name
   for t in "$bin"/tfbench_*_tests; do
     name=$(basename "$t")
-    OMP_NUM_THREADS=1 step "$name [cuda-1]" 90 "$t" --space cuda --threads 1 -r junit -o "$out/tests/$name.cuda-1.xml"
+    OMP_NUM_THREADS=1 step "$name [cuda-1]" 90 "$t" --space cuda --threads 1 -r console --durations yes
   done
 
   # 3. The GPU families, with provenance, and their report.
