@@ -19,8 +19,8 @@ using tfbench::testing::index_t;
 /// The operands live in host vectors: a device space (cuda) runs these on Serial, as the facade tests do.
 impl::ExecTarget target() {
   const auto space = tfbench::testing::space();
-  return {tfbench::is_host_space(space) ? space : tfbench::ExecSpaceKind::Serial,
-          tfbench::testing::threads()};
+  if (!tfbench::is_host_space(space)) return {tfbench::ExecSpaceKind::Serial, 1};
+  return {space, tfbench::testing::threads()};
 }
 
 template <class T>
