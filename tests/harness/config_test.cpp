@@ -4,6 +4,7 @@
 #include "tfbench/harness/config.hpp"
 #include "fake_family.hpp"
 #include "tfbench/harness/plan.hpp"
+#include "tfbench/harness/runner.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -502,4 +503,25 @@ benchmarks:
   REQUIRE(issues.size() == 1);
   CHECK_THAT(issues[0],
              Catch::StartsWith("test.yaml:4:19: benchmarks[0].case_timeout: expected seconds per case"));
+}
+
+TEST_CASE("a run on device spaces only needs no host tuning and no host ceilings", "[config][plan]") {
+  using tfbench::ExecSpaceKind;
+  RunPlan plan;
+  CHECK_FALSE(runs_on_host(plan));
+  WorkerPlan device;
+  device.space = ExecSpaceKind::Cuda;
+  plan.workers.push_back(device);
+  CHECK_FALSE(runs_on_host(plan));  // Auto's calibration tunes the CPU backend only
+  WorkerPlan host;
+  host.space = ExecSpaceKind::Serial;
+  plan.workers.push_back(host);
+  CHECK(runs_on_host(plan));
+
+  RunOptions options;  // ceilings cached by default
+  CHECK(options.measure_ceilings(ExecSpaceKind::OpenMP));
+  CHECK(options.measure_ceilings(ExecSpaceKind::Serial));
+  CHECK_FALSE(options.measure_ceilings(ExecSpaceKind::Cuda));  // a device row has no host roofline
+  options.ceilings = CeilingsMode::Off;
+  CHECK_FALSE(options.measure_ceilings(ExecSpaceKind::OpenMP));
 }

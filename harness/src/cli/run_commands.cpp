@@ -206,6 +206,15 @@ class RunCommand final : public Command {
   bool no_pin_ = false;
   std::string tuning_;
 
+  /// The run's plan, for asking where it runs; empty where the filter is bad (run reports that).
+  RunPlan plan_or_empty(const std::vector<Config>& configs) const {
+    try {
+      return make_plan(configs, options_.overrides);
+    } catch (const std::invalid_argument&) {
+      return {};
+    }
+  }
+
   /// Chooses the tuning the run's workers install (RunOptions::tuning_file, tune/tune_run.hpp).
   /// Configs are checked first, so that bad input is reported before any calibration. False: a
   /// config is bad.
@@ -214,7 +223,9 @@ class RunCommand final : public Command {
     if (mode.empty()) mode = impl::environment_value("TFBENCH_TUNING");
     if (mode.empty()) mode = "auto";
     if (mode == "off") return true;
-    if (!load_all(options_.configs)) return false;
+    const auto configs = load_all(options_.configs);
+    if (!configs) return false;
+    if (mode == "auto" && !runs_on_host(plan_or_empty(*configs))) return true;  // no CPU backend to tune
     const tune::RunTuning tuning = tune::resolve_run_tuning(mode, std::cerr);
     options_.tuning_file = tuning.path;
     options_.tuning_sha256 = tuning.sha256;

@@ -111,6 +111,11 @@ std::size_t RunPlan::row_count() const {
   return n;
 }
 
+bool runs_on_host(const RunPlan& plan) {
+  return std::any_of(plan.workers.begin(), plan.workers.end(),
+                     [](const WorkerPlan& w) { return is_host_space(w.space); });
+}
+
 RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overrides) {
   std::optional<std::regex> filter;
   if (overrides.filter) {

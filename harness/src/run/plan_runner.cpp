@@ -123,7 +123,7 @@ class WorkerPlanRun {
     env.pin = options.pin;
     env.tuning_file = options.tuning_file;
     environment_ = worker_environment(env);
-    if (options.measure_ceilings()) {
+    if (options.measure_ceilings(w.space)) {
       ceilings_key_ = ceilings_cache_key();
       ceilings_path_ = default_ceilings_cache_path(ceilings_key_);
       look_up_ceilings();
@@ -152,7 +152,7 @@ class WorkerPlanRun {
     job.threads = w_.threads;
     job.seed = seed_;
     job.ceilings = ceilings_;
-    job.measure_ceilings = options_.measure_ceilings();
+    job.measure_ceilings = options_.measure_ceilings(w_.space);
     if (const workloads::Ceilings* one = one_thread_ceilings()) job.one_thread_ceilings = *one;
     for (const auto& p : pending_) {
       const CaseGroup& g = w_.groups[p.index];
@@ -224,8 +224,8 @@ class WorkerPlanRun {
     tally_.ceilings_s += a_.row.ceilings_s;
     if (!a_.job.ceilings) {
       ceilings_ = m.at("ceilings").get<workloads::Ceilings>();
-      ceilings_source_ = options_.measure_ceilings() ? "measured" : "off";
-      if (options_.measure_ceilings()) {
+      ceilings_source_ = options_.measure_ceilings(w_.space) ? "measured" : "off";
+      if (options_.measure_ceilings(w_.space)) {
         // Kept before remember_ceilings takes the cache's best of each: what this run's machine did.
         a_.row.ceilings_measured = dump_json(Json(*ceilings_));
         remember_ceilings(a_.row.ceilings_s);
@@ -233,7 +233,8 @@ class WorkerPlanRun {
       fill_worker_ceilings(a_.row, *ceilings_, ceilings_source_);
     }
     if (a_.row_index) writer_.update_worker(*a_.row_index, a_.row);
-    if (!a_.job.ceilings) progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings()));
+    if (!a_.job.ceilings)
+      progress_.worker_ready(expected_worker_seconds(options_.measure_ceilings(w_.space)));
     a_.case_started = Clock::now();
   }
 

@@ -63,6 +63,10 @@ struct RunPlan {
 /// Expands every block of every config. Throws std::invalid_argument on a bad filter regex.
 RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overrides);
 
+/// Whether a worker of the plan runs on a host space: Auto's tuning serves the CPU backend only, so a
+/// run whose every case is on a device needs no calibration.
+bool runs_on_host(const RunPlan& plan);
+
 /// What a run is expected to cost beyond its timing settings, as measured on a loaded 2-core VM
 /// (configs/smoke.yaml: 2 worker starts 57 ms, 3.8 s of set-up, check and calibration over 246
 /// measured rows, i.e. about 2.5 min_time + 10 ms per row; the hierarchical ceilings 3-6.6 s per

@@ -34,6 +34,9 @@ struct RunOptions {
   bool pin = true;  // false: workers leave their threads unpinned (--no-pin)
   CeilingsMode ceilings = CeilingsMode::Cached;
   bool measure_ceilings() const { return ceilings != CeilingsMode::Off; }
+  /// Whether a worker on `space` measures (or takes from the cache) the machine's ceilings: only a
+  /// host space's rows have a roofline (a device worker's would be the host's numbers, unused).
+  bool measure_ceilings(ExecSpaceKind space) const { return measure_ceilings() && is_host_space(space); }
   /// The tuning file `run --tuning` checked, which every run worker installs, and the SHA-256 of its
   /// bytes (both recorded in the run's provenance); empty: Auto's built-in preference.
   std::string tuning_file, tuning_sha256;
