@@ -98,6 +98,7 @@ class CublasSolve final : public Instance {
     }
     if (info != 0)
       throw WorkloadError("batched_solve peer:cublas: getrsBatched argument " + std::to_string(-info));
+    space_.fence();  // complete, as every device variant's run() is (packed_small's cuBLAS peer says why)
   }
 
   Work work() const override { return solve_work(shape_); }
