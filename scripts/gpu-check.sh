@@ -191,8 +191,15 @@ run_check() {
 
   export TFBENCH_NUMPY_PEER=$stage_root/share/scripts/numpy_peer.py
   export TFBENCH_TORCH_PEER=$stage_root/share/scripts/torch_peer.py
-  export TFBENCH_PYTHON=${TFBENCH_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}
+  # The Python peers load their own CUDA libraries (torch's wheels): the toolkit's directory, which
+  # LD_LIBRARY_PATH would put before their RUNPATH, stays out of their environment.
+  local python
+  python=${TFBENCH_PYTHON:-$(command -v python3 || echo /usr/bin/python3)}
+  printf '#!/bin/sh\nunset LD_LIBRARY_PATH\nexec "%s" "$@"\n' "$python" >"$stage_root/python3" &&
+    chmod +x "$stage_root/python3" || die "cannot write $stage_root/python3"
+  export TFBENCH_PYTHON=$stage_root/python3
   export TFBENCH_TORCH_PYTHON=${TFBENCH_TORCH_PYTHON:-$TFBENCH_PYTHON}
+  df -h /dev/shm >>"$out/system.txt" 2>&1  # the Python peers' operands are files there
   export OMP_PROC_BIND=false OMP_WAIT_POLICY=passive
   if [ "$rehearse" = 1 ]; then
     say "rehearsal done in $((SECONDS - t_start)) s: the next step, '$bin/tfbench info', is the first GPU call"
