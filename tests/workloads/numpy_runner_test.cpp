@@ -2,6 +2,11 @@
 
 #include <catch2/catch.hpp>
 
+#include <fcntl.h>
+#include <poll.h>
+#include <sys/statfs.h>
+#include <unistd.h>
+
 #include <fstream>
 #include <string>
 
@@ -36,6 +41,51 @@ TEST_CASE("the NumPy runner answers, sets and verifies its BLAS threads", "[work
   CHECK_THROWS_WITH(runner.request("bogus"), Catch::Contains("unknown command"));
   // The runner stays usable after an error reply.
   CHECK(runner.set_threads(1) == 1);
+}
+
+TEST_CASE("the NumPy runner inherits no descriptor of the process that started it", "[workloads]") {
+  // A descriptor left open across exec (as the worker's message pipe is, dup2'd to 3): the runner
+  // holding its write end would keep the reader from seeing the end of the stream.
+  int fds[2];
+  REQUIRE(pipe(fds) == 0);
+  NumpyRunner runner("/usr/bin/python3", TFBENCH_SOURCE_DIR "/scripts/numpy_peer.py");
+  const auto why = runner.unavailable();  // starts the runner's process
+  close(fds[1]);
+  if (why) {
+    close(fds[0]);
+    WARN("NumPy unavailable: " << *why);
+    return;
+  }
+  pollfd reader{fds[0], POLLIN, 0};
+  REQUIRE(poll(&reader, 1, 0) == 1);
+  CHECK((reader.revents & POLLHUP) != 0);  // no other process holds the write end
+  close(fds[0]);
+}
+
+TEST_CASE("an operand file without room in its directory is an error, and the next directory takes it",
+          "[workloads]") {
+  char dir[] = "/tmp/tfbench-shm-test-XXXXXX";
+  REQUIRE(mkdtemp(dir));
+  {
+    SharedFile file(4096, "test", {"/nonexistent-tfbench-dir", dir});
+    CHECK(file.path().rfind(std::string(dir) + "/tfbench-test-", 0) == 0);
+    static_cast<char*>(file.data())[4095] = 1;
+  }
+  rmdir(dir);
+
+  // A tmpfs refuses to reserve more than its size at once, without filling itself first. Merely
+  // truncated, the file would map, and the first write past the room would be a SIGBUS.
+  struct statfs shm {};
+  constexpr long kTmpfsMagic = 0x01021994;
+  if (statfs("/dev/shm", &shm) != 0 || shm.f_type != kTmpfsMagic || shm.f_blocks == 0 ||
+      access("/dev/shm", W_OK) != 0) {
+    WARN("/dev/shm is not a sized, writable tmpfs here");
+    return;
+  }
+  const std::size_t too_big =
+      static_cast<std::size_t>(shm.f_blocks) * static_cast<std::size_t>(shm.f_bsize) + (1u << 20);
+  CHECK_THROWS_WITH(SharedFile(too_big, "test", {"/dev/shm"}),
+                    Catch::Contains("/dev/shm: reserving") && Catch::Contains("No space left"));
 }
 
 namespace {

@@ -11,6 +11,7 @@
 #include <sys/mman.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
+#include <sys/syscall.h>
 #include <sys/wait.h>
 #include <unistd.h>
 #include <algorithm>
@@ -154,6 +155,9 @@ void PythonPeerRunner::ensure_started_locked() {
   if (pid == 0) {
     dup2(fds[1], 0);
     dup2(fds[1], 1);
+    // Nothing else of the worker's may leak into Python: an inherited message pipe would hold the
+    // parent's read end open past the worker's death, an inherited HDF5 descriptor its lock.
+    syscall(SYS_close_range, 3U, ~0U, 0U);
     sched_setaffinity(0, sizeof(cpus), &cpus);
     execve(argv[0], argv, envp.data());
     _exit(127);
@@ -255,25 +259,48 @@ int PythonPeerRunner::set_threads(int threads) {
 
 // ---------------------------------------------------------------- shared file
 
-SharedFile::SharedFile(std::size_t bytes, const std::string& tag) : bytes_(std::max<std::size_t>(bytes, 1)) {
-  const std::string dir = access("/dev/shm", W_OK) == 0 ? "/dev/shm" : env_or("TMPDIR", "/tmp");
-  std::string templ = dir + "/tfbench-" + tag + "-XXXXXX";
-  const int fd = mkstemp(templ.data());
-  if (fd < 0) throw WorkloadError(errno_text(("mkstemp in " + dir).c_str()));
-  path_ = templ;
-  if (ftruncate(fd, static_cast<off_t>(bytes_)) != 0) {
-    const std::string why = errno_text(("ftruncate of the " + tag + " operand file").c_str());
+std::vector<std::string> SharedFile::default_directories() {
+  if (const char* chosen = std::getenv("TFBENCH_SHM_DIR"); chosen && *chosen) return {chosen};
+  return {"/dev/shm", env_or("TMPDIR", "/tmp")};
+}
+
+SharedFile::SharedFile(std::size_t bytes, const std::string& tag)
+    : SharedFile(bytes, tag, default_directories()) {}
+
+SharedFile::SharedFile(std::size_t bytes, const std::string& tag, const std::vector<std::string>& directories)
+    : bytes_(std::max<std::size_t>(bytes, 1)) {
+  // The pages are reserved before the file is mapped: a file only truncated to its size maps fine in
+  // a /dev/shm too small for it (a container's default 64 MiB) and the first write past the room
+  // kills the process with SIGBUS. Reserved, the shortage is an error here, and the next directory
+  // (disk-backed, through the page cache) takes the file.
+  std::string failures;
+  for (const std::string& dir : directories) {
+    std::string templ = dir + "/tfbench-" + tag + "-XXXXXX";
+    const int fd = mkstemp(templ.data());
+    if (fd < 0) {
+      failures += "; " + errno_text(("creating a file in " + dir).c_str());
+      continue;
+    }
+    const int reserved = posix_fallocate(fd, 0, static_cast<off_t>(bytes_));
+    if (reserved != 0) {
+      close(fd);
+      unlink(templ.c_str());
+      failures += "; " + dir + ": reserving " + std::to_string(bytes_) + " bytes: " + std::strerror(reserved);
+      continue;
+    }
+    data_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     close(fd);
-    unlink(path_.c_str());
-    throw WorkloadError(why);
+    if (data_ == MAP_FAILED) {
+      data_ = nullptr;
+      failures += "; " + errno_text(("mapping the file in " + dir).c_str());
+      unlink(templ.c_str());
+      continue;
+    }
+    path_ = templ;
+    return;
   }
-  data_ = mmap(nullptr, bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
-  close(fd);
-  if (data_ == MAP_FAILED) {
-    data_ = nullptr;
-    unlink(path_.c_str());
-    throw WorkloadError(errno_text(("mmap of the " + tag + " operand file").c_str()));
-  }
+  throw WorkloadError("no room for the " + tag + " operand file (" + std::to_string(bytes_) +
+                      " bytes; TFBENCH_SHM_DIR chooses its directory)" + failures);
 }
 
 SharedFile::~SharedFile() {

@@ -15,6 +15,7 @@
 #include <mutex>
 #include <optional>
 #include <string>
+#include <vector>
 
 namespace tfbench::workloads {
 
@@ -75,11 +76,17 @@ inline ResourceCounts python_peer_resources() {
   return r;
 }
 
-/// A /dev/shm file mapped into this process and named to the Python side.
+/// A file in /dev/shm (else $TMPDIR; $TFBENCH_SHM_DIR overrides both) mapped into this process and
+/// named to the Python side, its pages reserved: a directory without room for it is an error (the
+/// next directory is tried), never a SIGBUS at the first write past the room.
 class SharedFile {
  public:
   /// `tag`: part of the file's name ("tfbench-<tag>-XXXXXX").
   SharedFile(std::size_t bytes, const std::string& tag);
+  /// In the first of `directories` with room for it; WorkloadError naming each one's failure.
+  SharedFile(std::size_t bytes, const std::string& tag, const std::vector<std::string>& directories);
+  /// $TFBENCH_SHM_DIR alone when set, else /dev/shm, then $TMPDIR (else /tmp).
+  static std::vector<std::string> default_directories();
   ~SharedFile();
   SharedFile(const SharedFile&) = delete;
   SharedFile& operator=(const SharedFile&) = delete;
