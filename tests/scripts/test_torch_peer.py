@@ -147,6 +147,30 @@ class TorchPeerProtocol(unittest.TestCase):
                     got = out[offset + i * n * nrhs + j * n + r]
                     self.assertAlmostEqual(got, x[i][r][j], delta=1e-12, msg=f"X_{i}({r}, {j})")
 
+    def test_setup_places_the_operation_on_the_device_asked_for(self):
+        n, batch = 2, 1
+        flat = [1.0, 2.0, 3.0, 4.0, 0.5, -1.0, 2.0, 0.25] + [0.0] * (n * n * batch)
+        want = [1.0 * 0.5 + 3.0 * -1.0, 2.0 * 0.5 + 4.0 * -1.0, 1.0 * 2.0 + 3.0 * 0.25, 2.0 * 2.0 + 4.0 * 0.25]
+        shared = SharedFile(flat, "d")
+        try:
+            # A host case's peer runs on the CPU, whatever GPU torch sees.
+            self.peer.ok(f"setup id=cpu op=matmul dtype=float64 device=cpu file={shared.path} n={n} batch={batch}")
+            self.peer.ok("check id=cpu")
+            self.assertEqual(list(shared.read()[2 * n * n:]), want)
+            self.peer.ok("release id=cpu")
+            reply = self.peer.ask(f"setup id=gpu op=matmul dtype=float64 device=cuda file={shared.path} n={n} "
+                                  f"batch={batch}")
+            if self.hello["device"] == "cuda:0":
+                self.assertTrue(reply.startswith("ok"), reply)
+                self.peer.ok("release id=gpu")
+            else:
+                self.assertTrue(reply.startswith("error ") and "sees no CUDA device" in reply, reply)
+            reply = self.peer.ask(f"setup id=x op=matmul device=tpu file={shared.path} n={n} batch={batch}")
+            self.assertIn("unknown device 'tpu'", reply)
+        finally:
+            shared.remove()
+        self.assertTrue(self.hello["cpu_name"])
+
     def test_errors_leave_the_peer_usable(self):
         self.assertTrue(self.peer.ask("setup id=z op=gemm file=/dev/null").startswith("error "))
         self.assertTrue(self.peer.ask("run id=nonexistent").startswith("error "))

@@ -45,7 +45,7 @@ class BatchedSolve final : public TableFamily {
     t.push_back(peer_row(
         "peer:numpy", "numpy", [s, &ctx] { return make_numpy_solve<T>(s, ctx); },
         [] { return NumpyRunner::get().unavailable(); }));
-    t.push_back(torch_row([s, &ctx] { return make_torch_solve<T>(s, ctx); }));
+    t.push_back(torch_row([s, &ctx] { return make_torch_solve<T>(s, ctx); }, ctx.space));
     return t;
   }
 };

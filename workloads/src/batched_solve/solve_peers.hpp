@@ -31,8 +31,8 @@ std::optional<std::string> cublas_solve_unavailable(const RunContext& ctx);
 template <class T>
 std::unique_ptr<Instance> make_cublas_solve(const SolveShape& s, const RunContext& ctx);
 
-/// torch.linalg.solve in a Python with torch, on its CUDA device where it has one (TorchRunner says
-/// whether it can run here).
+/// torch.linalg.solve in a Python with torch, on the case's device: its GPU for a device space, the
+/// CPU for a host space (TorchRunner::unavailable_on says whether it can run here).
 template <class T>
 std::unique_ptr<Instance> make_torch_solve(const SolveShape& s, const RunContext& ctx);
 

@@ -1,5 +1,6 @@
-// peer:torch: torch.linalg.solve on the stacked systems in the persistent torch runner, on torch's
-// CUDA device where it has one (copied there once at set-up), each run fenced and timed inside Python.
+// peer:torch: torch.linalg.solve on the stacked systems in the persistent torch runner, on the case's
+// device (torch's GPU for a device space, the CPU for a host space; copied there once at set-up),
+// each run fenced and timed inside Python.
 
 #include "batched_solve/solve_peers.hpp"
 #include "peers/torch_runner.hpp"
@@ -17,7 +18,7 @@ template <class T>
 class TorchSolve final : public TorchPeerInstance {
  public:
   TorchSolve(const SolveShape& s, const RunContext& ctx)
-      : TorchPeerInstance(torch_fields(s), (s.a_elements() + 2 * s.b_elements()) * sizeof(T)),
+      : TorchPeerInstance(torch_fields(s), (s.a_elements() + 2 * s.b_elements()) * sizeof(T), ctx),
         shape_(s),
         seeds_(solve_seeds(ctx.seed)) {
     T* base = static_cast<T*>(op_.data());

@@ -46,8 +46,8 @@ std::optional<std::string> numpy_unavailable();
 template <class T>
 std::unique_ptr<Instance> make_numpy(const GemmBatchShape& s, const RunContext& ctx);
 
-/// torch.bmm in a Python with torch, on its CUDA device where it has one (TorchRunner says whether
-/// it can run here).
+/// torch.bmm in a Python with torch, on the case's device: its GPU for a device space, the CPU for a
+/// host space (TorchRunner::unavailable_on says whether it can run here).
 template <class T>
 std::unique_ptr<Instance> make_torch(const GemmBatchShape& s, const RunContext& ctx);
 

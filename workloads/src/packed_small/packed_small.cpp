@@ -49,7 +49,7 @@ class PackedSmall final : public TableFamily {
     t.push_back(peer_row(
         "peer:numpy", "numpy", [s, &ctx] { return make_numpy<T>(s, ctx); },
         [] { return numpy_unavailable(); }));
-    t.push_back(torch_row([s, &ctx] { return make_torch<T>(s, ctx); }));
+    t.push_back(torch_row([s, &ctx] { return make_torch<T>(s, ctx); }, ctx.space));
     return t;
   }
 };

@@ -1,6 +1,6 @@
-// peer:torch: torch.bmm on the stacked batch in the persistent torch runner, on torch's CUDA device
-// where it has one; operands are copied there once at set-up, each run is fenced and timed inside
-// Python.
+// peer:torch: torch.bmm on the stacked batch in the persistent torch runner, on the case's device
+// (torch's GPU for a device space, the CPU for a host space); operands are copied there once at
+// set-up, each run is fenced and timed inside Python.
 
 #include "packed_small/gemm_peers.hpp"
 #include "peers/torch_runner.hpp"
@@ -18,7 +18,7 @@ template <class T>
 class TorchGemm final : public TorchPeerInstance {
  public:
   TorchGemm(const GemmBatchShape& s, const RunContext& ctx)
-      : TorchPeerInstance(torch_fields(s), 3 * s.elements() * sizeof(T)),
+      : TorchPeerInstance(torch_fields(s), 3 * s.elements() * sizeof(T), ctx),
         shape_(s),
         seeds_(gemm_batch_seeds(ctx.seed)) {
     T* base = static_cast<T*>(op_.data());

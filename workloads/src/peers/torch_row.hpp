@@ -1,6 +1,6 @@
 #pragma once
 // The peer:torch row of the families torch takes part in: available where a Python with torch
-// answers, and named by torch itself (its version and device).
+// answers for the case's space, and named by torch itself (its version and device).
 
 #include "common/variant_table.hpp"
 #include "peers/torch_runner.hpp"
@@ -9,10 +9,12 @@
 
 namespace tfbench::workloads {
 
-inline VariantRow torch_row(Factory make) {
-  VariantRow row =
-      peer_row("peer:torch", "torch", std::move(make), [] { return TorchRunner::get().unavailable(); });
-  row.ask_provider = [] { return TorchRunner::get().provider(); };
+/// The row of a case on `space`: torch runs it there (a host space's on the CPU, a device space's
+/// on torch's GPU, unavailable where torch sees none).
+inline VariantRow torch_row(Factory make, ExecSpaceKind space) {
+  VariantRow row = peer_row("peer:torch", "torch", std::move(make),
+                            [space] { return TorchRunner::get().unavailable_on(space); });
+  row.ask_provider = [space] { return TorchRunner::get().provider(space); };
   return row;
 }
 

@@ -37,20 +37,39 @@ TorchRunner::TorchRunner(std::string python, std::string script)
 
 TorchInfo TorchRunner::info() {
   auto f = hello();
-  return {f["torch"], f["cuda"], f["device"], f["name"], f["python"], f["executable"]};
+  // A runner older than cpu_name names the CPU only where it has no GPU.
+  const std::string cpu = f.count("cpu_name") ? f["cpu_name"] : f["device"] == "cpu" ? f["name"] : "";
+  return {f["torch"], f["cuda"], f["device"], f["name"], cpu, f["python"], f["executable"]};
 }
 
-std::string TorchRunner::provider() {
-  if (unavailable()) return "torch";
+std::optional<std::string> TorchRunner::unavailable_on(ExecSpaceKind space) {
+  if (auto why = unavailable()) return why;
+  if (is_host_space(space)) return std::nullopt;
   const TorchInfo i = info();
+  if (i.device.rfind("cuda", 0) == 0) return std::nullopt;
+  const std::string build = i.cuda_version == "none" || i.cuda_version.empty()
+                                ? "a CPU-only build"
+                                : "built for CUDA " + i.cuda_version;
+  return "torch " + i.torch_version + " (" + build + ", " + i.executable +
+         ") sees no CUDA device, and this case runs on " + name(space) + ": it would run on the CPU";
+}
+
+std::string TorchRunner::provider(ExecSpaceKind space) {
+  if (unavailable_on(space)) return "torch";
+  const TorchInfo i = info();
+  if (is_host_space(space)) return "torch " + i.torch_version + " on cpu " + i.cpu_name;
   return "torch " + i.torch_version + " on " + i.device + " " + i.device_name;
 }
 
-std::map<std::string, double> TorchRunner::metrics() {
+std::map<std::string, double> TorchRunner::metrics(ExecSpaceKind space) {
   const TorchInfo i = info();
-  return {{"torch_device_cuda", i.device.rfind("cuda", 0) == 0 ? 1.0 : 0.0},
+  return {{"torch_device_cuda", is_host_space(space) ? 0.0 : 1.0},
           {"torch_version", version_number(i.torch_version)},
           {"torch_cuda_version", version_number(i.cuda_version)}};
+}
+
+std::string torch_device_field(ExecSpaceKind space) {
+  return is_host_space(space) ? "device=cpu" : "device=cuda";
 }
 
 double version_number(const std::string& version) {
