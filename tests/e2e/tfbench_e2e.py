@@ -710,6 +710,34 @@ def test_torch_skipped():
               "%s says why: %s" % (r["case_id"], r["error"]))
 
 
+def test_peers_unselected():
+    """A Python peer that the variant patterns leave out is never started: not by the parent's plan,
+    the query workers nor the run's worker (each start is an interpreter, for torch an import of
+    seconds). A logging wrapper stands in front of the real interpreter; asked for peer:numpy, the same
+    run starts it (the wrapper works)."""
+    log = fresh("python-starts.log")
+    python = work("python-logging-starts")
+    with open(python, "w") as f:
+        f.write("#!/bin/sh\necho \"$*\" >> %s\nexec /usr/bin/python3 \"$@\"\n" % log)
+    os.chmod(python, 0o755)
+    env = {"TFBENCH_PYTHON": python, "TFBENCH_TORCH_PYTHON": python}
+    out = fresh("peers_unselected.h5")
+    keep = ["--filter", "engine:auto|peer:eigen"]
+    tfbench("run", config("peers_unselected.yaml"), *keep, "--out", out, env=env, expect=0)
+    _, _, rows = rows_of(out)
+    check(len(rows) == 3 and all(r["status"] == "ok" for r in rows), "the three rows ran")
+    starts = open(log).read().splitlines() if os.path.exists(log) else []
+    check(not starts, "no Python peer started for a run that selects none: %s" % starts)
+    tfbench("list", config("peers_unselected.yaml"), *keep, env=env, expect=0)
+    starts = open(log).read().splitlines() if os.path.exists(log) else []
+    check(not starts, "nor for its listing: %s" % starts)
+
+    out = fresh("peers_numpy.h5")
+    tfbench("run", config("peers_unselected.yaml"), "--out", out, env=env, expect=0)
+    starts = open(log).read().splitlines() if os.path.exists(log) else []
+    check(starts and all("numpy_peer.py" in s for s in starts), "peer:numpy selected starts NumPy's: %s" % starts)
+
+
 def duration_seconds(text):
     """Seconds of a duration as tfbench prints it: '850 ms', '42 s', '3 min 20 s', '2 h 05 min'."""
     units = {"ns": 1e-9, "us": 1e-6, "ms": 1e-3, "s": 1.0, "min": 60.0, "h": 3600.0}
@@ -1371,6 +1399,7 @@ TESTS = {
     "progress": test_progress,
     "list_skips": test_list_skips,
     "torch_skipped": test_torch_skipped,
+    "peers_unselected": test_peers_unselected,
     "isa": test_isa,
 }
 

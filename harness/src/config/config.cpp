@@ -331,8 +331,8 @@ class Loader : impl::ConfigReader {
       ctx.space = space;
       ctx.threads = block.threads.empty() ? 1 : block.threads.front();
       for (std::size_t i = 0; i < limit; ++i) {
-        for (const auto& v : block.family->variants(points[i], ctx)) {
-          if (std::find(offered.begin(), offered.end(), v.name) == offered.end()) offered.push_back(v.name);
+        for (const auto& v : block.family->variant_names(points[i], ctx)) {
+          if (std::find(offered.begin(), offered.end(), v) == offered.end()) offered.push_back(v);
         }
       }
     }

@@ -160,14 +160,17 @@ RunPlan make_plan(const std::vector<Config>& configs, const RunOverrides& overri
             group.threshold_pct = block.threshold_pct;
             group.case_timeout = overrides.case_timeout ? overrides.case_timeout : block.case_timeout;
             group.where = block.where;
-            for (auto& v : block.family->variants(params, ctx)) {
+            // Only the selected variants are asked whether they can run: a peer left out by the
+            // patterns starts no Python here or in the query workers.
+            const auto selected = [&](const std::string& variant) {
               if (!block.variant_patterns.empty() &&
                   std::none_of(block.variant_patterns.begin(), block.variant_patterns.end(),
-                               [&](const std::string& p) { return glob_match(p, v.name); }))
-                continue;
-              if (filter && !std::regex_search(case_id(group, v.name), *filter)) continue;
+                               [&](const std::string& p) { return glob_match(p, variant); }))
+                return false;
+              return !filter || std::regex_search(case_id(group, variant), *filter);
+            };
+            for (auto& v : block.family->selected_variants(params, ctx, selected))
               group.variants.push_back(std::move(v));
-            }
             if (group.variants.empty()) continue;
             const auto key = std::make_tuple(wit->second, group.group_id);
             const auto git = group_index.find(key);

@@ -7,6 +7,7 @@
 #include "common/engine_route.hpp"
 #include "tfbench/workloads/family.hpp"
 
+#include <algorithm>
 #include <functional>
 #include <memory>
 #include <optional>
@@ -90,13 +91,26 @@ inline VariantTable engine_strategy_rows(
 class TableFamily : public Family {
  public:
   std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const final {
+    return selected_variants(params, ctx, [](const std::string&) { return true; });
+  }
+  std::vector<VariantInfo> selected_variants(
+      const Params& params, const RunContext& ctx,
+      const std::function<bool(const std::string&)>& wanted) const final {
     VariantTable rows = table(params, ctx);
+    rows.erase(
+        std::remove_if(rows.begin(), rows.end(), [&](const VariantRow& row) { return !wanted(row.name); }),
+        rows.end());
     if (host_only() && !is_host_space(ctx.space)) {
       const std::string why = std::string(name()) + " runs on the host (CpuBackend, host data): no " +
                               tfbench::name(ctx.space) + " variant; run it on serial or openmp";
       for (VariantRow& row : rows) row.unavailable = [why] { return std::optional<std::string>(why); };
     }
     return describe(rows);
+  }
+  std::vector<std::string> variant_names(const Params& params, const RunContext& ctx) const final {
+    std::vector<std::string> names;
+    for (const VariantRow& row : table(params, ctx)) names.push_back(row.name);
+    return names;
   }
   std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                         const RunContext& ctx) const final {

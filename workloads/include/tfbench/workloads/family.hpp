@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <map>
 #include <memory>
 #include <optional>
@@ -155,6 +156,22 @@ class Family {
   virtual bool host_only() const { return false; }
   /// Every variant of a case, those unavailable here included (with their reason).
   virtual std::vector<VariantInfo> variants(const Params& params, const RunContext& ctx) const = 0;
+  /// variants() of those whose name `wanted` accepts, in the same order; the others are not asked
+  /// whether they can run (a Python peer's answer starts its interpreter, a torch import).
+  virtual std::vector<VariantInfo> selected_variants(
+      const Params& params, const RunContext& ctx,
+      const std::function<bool(const std::string&)>& wanted) const {
+    std::vector<VariantInfo> all = variants(params, ctx), out;
+    for (VariantInfo& v : all)
+      if (wanted(v.name)) out.push_back(std::move(v));
+    return out;
+  }
+  /// The names of variants(), asking none of them whether it can run.
+  virtual std::vector<std::string> variant_names(const Params& params, const RunContext& ctx) const {
+    std::vector<std::string> names;
+    for (const VariantInfo& v : variants(params, ctx)) names.push_back(v.name);
+    return names;
+  }
   /// Builds one available variant. Throws WorkloadError on a case it cannot build.
   virtual std::unique_ptr<Instance> instantiate(const Params& params, const std::string& variant,
                                                 const RunContext& ctx) const = 0;
