@@ -29,6 +29,7 @@ TEST_CASE("a written run reads back field by field", "[results]") {
     worker.exec_space = "openmp";
     worker.kokkos_threads = 2;
     worker.pid = 1234;
+    worker.device = "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)";
     const std::size_t index = w.append_worker(worker);
     worker.exit = "signal 11 (SIGSEGV)";
     worker.ceiling_gbs = 18.5;
@@ -58,6 +59,7 @@ TEST_CASE("a written run reads back field by field", "[results]") {
   REQUIRE(run.workers.size() == 1);
   CHECK(run.workers[0].exit == "signal 11 (SIGSEGV)");
   CHECK(run.workers[0].pid == 1234);
+  CHECK(run.workers[0].device == "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB)");
   CHECK(run.workers[0].ceiling_gbs == 18.5);
   CHECK(std::isnan(run.workers[0].ceiling_gflops));
   REQUIRE(run.results.size() == 3);

@@ -220,8 +220,8 @@ void print_run(const RunData& run, std::ostream& out, const ReportOptions& optio
       if (w.threads != key.first || w.exec_space != key.second) continue;
       out << (markdown ? "- " : "    ") << "worker " << w.pid << ": kokkos " << w.kokkos_threads << ", blas "
           << w.blas_threads << " (asked " << w.blas_threads_requested << "), " << w.affinity_cpus << " CPU(s)"
-          << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind) << "; exit " << w.exit
-          << "\n"
+          << (w.omp_proc_bind.empty() ? "" : ", OMP_PROC_BIND=" + w.omp_proc_bind)
+          << (w.device.empty() ? "" : ", on " + w.device) << "; exit " << w.exit << "\n"
           << (markdown ? "  " : "      ") << ceilings_text(w) << "\n";
       const std::string own = own_ceilings_text(w);
       if (!own.empty()) out << (markdown ? "  " : "      ") << own << "\n";

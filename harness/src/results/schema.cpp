@@ -89,6 +89,9 @@ const std::vector<Column<WorkerRow>>& worker_columns() {
            "JSON of the ceilings this worker measured itself, as `ceilings`, before the cache's best of each "
            "was taken (ceilings_source `measured, with the best of ...`); the same as `ceilings` where "
            "nothing was cached; empty where the worker measured none (cached, reused, off)"),
+      text("device", &W::device,
+           "the accelerator of a device-space worker as its runtime names it: name, compute capability, "
+           "SMs, memory, PCI address, driver and runtime versions; empty on a host space"),
   };
   return columns;
 }

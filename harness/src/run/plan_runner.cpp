@@ -212,6 +212,7 @@ class WorkerPlanRun {
     a_.row.omp_places = h.omp_places;
     a_.row.binding = h.binding;
     a_.row.blas_core = h.blas_core;
+    a_.row.device = h.device;
     a_.row.startup_s = seconds_since(a_.started);
     tally_.startup_s += a_.row.startup_s;
     if (!h.verified) a_.row.exit = "verification failed: " + h.why;

@@ -91,12 +91,13 @@ struct Hello {
   std::string omp_proc_bind, omp_places;
   std::string binding = "off";  // ThreadBinding::text (environment.hpp)
   std::string blas_core;        // the kernels OpenBLAS loaded in the worker (openblas_get_corename)
+  std::string device;           // the accelerator of a device space (device_description), else empty
   bool verified = false;
   std::string why;  // what failed verification
 };
 NLOHMANN_DEFINE_TYPE_NON_INTRUSIVE(Hello, pid, exec_space, threads, kokkos_threads, blas_threads_requested,
                                    blas_threads, affinity_cpus, omp_proc_bind, omp_places, binding, blas_core,
-                                   verified, why)
+                                   device, verified, why)
 
 /// `body` as a message of kind `msg` ({"msg": msg, ...body}).
 Json message(const char* msg, Json body = Json::object());

@@ -122,6 +122,7 @@ Hello verify(const WorkerJob& job) {
   h.blas_threads_requested = job.threads;
   h.blas_threads = set_blas_threads(job.threads);
   h.blas_core = blas_core_name();
+  h.device = device_description(job.space);
   h.affinity_cpus = affinity_cpu_count();  // the mask the worker was given: pinning narrows this thread's
   h.omp_proc_bind = environment_value("OMP_PROC_BIND");
   h.omp_places = environment_value("OMP_PLACES");

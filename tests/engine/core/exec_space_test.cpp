@@ -1,4 +1,5 @@
 #include "tfbench/engine/core/exec_space.hpp"
+#include "tfbench/engine/core/kokkos_runtime.hpp"
 
 #include <catch2/catch.hpp>
 
@@ -31,5 +32,18 @@ TEST_CASE("The test space runs a Kokkos kernel with its thread count", "[core][s
   REQUIRE(sum == Approx(n * (n - 1) / 2.0));
   if (tfbench::testing::space() == tfbench::ExecSpaceKind::OpenMP) {
     REQUIRE(tfbench::concurrency(tfbench::ExecSpaceKind::OpenMP) == tfbench::testing::threads());
+  }
+}
+
+TEST_CASE("A device space names its accelerator for the result file, a host space nothing", "[core][space]") {
+  for (auto kind : tfbench::enabled_exec_spaces()) {
+    const std::string device = tfbench::device_description(kind);
+    if (tfbench::is_host_space(kind)) {
+      CHECK(device.empty());
+    } else {
+      // "NVIDIA H100 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB, PCI ..., driver 13.0, runtime 13.0)"
+      CHECK_THAT(device,
+                 Catch::Contains(" (sm_") && Catch::Contains(" SMs, ") && Catch::Contains(", driver "));
+    }
   }
 }

@@ -79,6 +79,9 @@ struct WorkerRow {
   // JSON: the ceilings this worker measured itself, before the cache's best of each was taken
   // (`ceilings` then holds the combination); empty where it measured none (cached, reused, off).
   std::string ceilings_measured;
+  // The accelerator of a device-space worker as its runtime names it (device_description); empty
+  // on a host space.
+  std::string device;
 };
 
 /// How a result row ended. The file holds the text of `name()`; `Unknown` is a row whose file has

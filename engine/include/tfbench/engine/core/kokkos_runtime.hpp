@@ -3,6 +3,10 @@
 // Kokkos::initialize/finalize. It hides the API difference between Kokkos 3.4
 // (Kokkos::InitArguments) and Kokkos 4.x (Kokkos::InitializationSettings).
 
+#include "tfbench/engine/core/exec_space.hpp"
+
+#include <string>
+
 namespace tfbench {
 
 struct KokkosStartOptions {
@@ -25,5 +29,10 @@ class KokkosRuntime {
   KokkosRuntime(KokkosRuntime&&) = delete;
   KokkosRuntime& operator=(KokkosRuntime&&) = delete;
 };
+
+/// The accelerator a device space runs on, as its runtime names it, for provenance: "NVIDIA H100
+/// 80GB HBM3 (sm_90, 132 SMs, 79.1 GiB, PCI 0000:1b:00, driver 13.0, runtime 13.0)"; empty for a
+/// host space. Kokkos must be running.
+std::string device_description(ExecSpaceKind kind);
 
 }  // namespace tfbench
