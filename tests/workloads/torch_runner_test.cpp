@@ -72,6 +72,8 @@ TEST_CASE("peer:torch is a variant of packed_small and batched_solve, skipped wi
     const auto metrics = torch->metrics();
     CHECK(metrics.at("torch_version") >= 100);
     CHECK(metrics.at("torch_device_cuda") == (is_host_space(test::context_of_test().space) ? 0 : 1));
+    CHECK(metrics.at("torch_threads") == metrics.at("torch_threads_requested"));
+    CHECK(metrics.at("torch_threads_requested") == test::context_of_test().threads);
   }
 }
 

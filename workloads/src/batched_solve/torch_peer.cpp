@@ -23,7 +23,7 @@ class TorchSolve final : public TorchPeerInstance {
         seeds_(solve_seeds(ctx.seed)) {
     T* base = static_cast<T*>(op_.data());
     fill_system(base, base + s.a_elements(), s, seeds_, 1);
-    op_.setup(ctx.threads);
+    setup();
   }
   CheckResult check() override {
     const T* x = checked_output<T>(shape_.a_elements() + shape_.b_elements());

@@ -24,7 +24,7 @@ class TorchGemm final : public TorchPeerInstance {
     T* base = static_cast<T*>(op_.data());
     fill_operand(base, s, seeds_.a, 1);
     fill_operand(base + s.elements(), s, seeds_.b, 1);
-    op_.setup(ctx.threads);
+    setup();
   }
 
   CheckResult check() override {

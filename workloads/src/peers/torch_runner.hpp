@@ -52,16 +52,28 @@ std::string torch_device_field(ExecSpaceKind space);
 double version_number(const std::string& version);
 
 /// A variant in this process's torch runner on the device of the case's space, recording the
-/// runner's metrics.
+/// runner's metrics and torch's threads (they compute a host-space case).
 class TorchPeerInstance : public PythonPeerInstance {
  public:
   TorchPeerInstance(const std::string& fields, std::size_t bytes, const RunContext& ctx)
       : PythonPeerInstance(TorchRunner::get(), fields + " " + torch_device_field(ctx.space), bytes),
-        space_(ctx.space) {}
-  std::map<std::string, double> metrics() override { return TorchRunner::get().metrics(space_); }
+        space_(ctx.space),
+        requested_threads_(ctx.threads) {}
+  std::map<std::string, double> metrics() override {
+    auto m = TorchRunner::get().metrics(space_);
+    m["torch_threads_requested"] = requested_threads_;
+    m["torch_threads"] = verified_threads_;
+    return m;
+  }
+
+ protected:
+  /// Hands the operands (written into data()) to torch, with the worker's thread budget.
+  void setup() { verified_threads_ = op_.setup(requested_threads_); }
 
  private:
   ExecSpaceKind space_;
+  int requested_threads_;
+  int verified_threads_ = 0;  // torch.get_num_threads() after the request
 };
 
 /// A `Peer` built from `shape` and `ctx` where torch can serve the case's space, else
