@@ -19,8 +19,8 @@ the case: a host case's peer runs on the CPU even beside a GPU), and without the
 device; `device=cuda` where torch sees no CUDA device is an error. Operands are copied at setup from
 the shared file into tensors on that device; one warm-up run at setup takes cuBLAS/cuSOLVER handle
 creation and kernel loading out of the first sample. A run is timed with time.perf_counter_ns
-around the call alone, between two torch.cuda.synchronize(): the device's work is complete inside
-the interval and nothing queued before it is. `check` copies the output back into the file.
+around the call alone, on the GPU between two torch.cuda.synchronize(): the device's work is complete
+inside the interval and nothing queued before it is. `check` copies the output back into the file.
 
 Operations (operands column-major in the file, like the C++ variants):
     matmul  n, batch, ld, stride    C_i = A_i B_i: torch.bmm on [batch, n, n] tensors (compact on
