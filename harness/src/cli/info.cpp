@@ -30,8 +30,10 @@ void print_info(std::ostream& out) {
   out << "kokkos kernels:  " << build.kokkos_kernels_version << "\n";
   out << "execution spaces (this process):\n";
   for (ExecSpaceKind kind : enabled_exec_spaces()) {
+    const std::string device = device_description(kind);
     out << "  " << name(kind) << ": concurrency " << concurrency(kind)
-        << (kind == exec_space_kind<Kokkos::DefaultExecutionSpace>() ? " (default)" : "") << "\n";
+        << (kind == exec_space_kind<Kokkos::DefaultExecutionSpace>() ? " (default)" : "")
+        << (device.empty() ? "" : ", on " + device) << "\n";
   }
   const BlasInfo blas = blas_info();
   out << "blas:            " << blas.vendor << ", " << blas.threading << ", " << blas.threads << " threads\n";
