@@ -39,6 +39,8 @@ import numpy_peer as protocol  # noqa: E402 (the protocol and its signal handlin
 try:
     import torch
 
+    # float32 products in full precision, as every other peer computes them (no TF32).
+    torch.backends.cuda.matmul.allow_tf32 = False
     TORCH_IMPORT_ERROR = ""
 except Exception as exc:  # reported by `hello`; the C++ side records the peer as unavailable
     torch, TORCH_IMPORT_ERROR = None, f"{type(exc).__name__}: {exc}"
@@ -58,8 +60,6 @@ def require_torch():
 
 def default_device():
     """The CUDA device when torch sees one, else the CPU."""
-    # float32 products in full precision, as every other peer computes them (no TF32).
-    torch.backends.cuda.matmul.allow_tf32 = False
     return torch.device("cuda", 0) if torch.cuda.is_available() else torch.device("cpu")
 
 
@@ -75,7 +75,6 @@ def requested_device(f):
     if not torch.cuda.is_available():
         build = f"CUDA {torch.version.cuda}" if torch.version.cuda else "a CPU-only build"
         raise ProtocolError(f"torch {torch.__version__} ({build}) sees no CUDA device")
-    torch.backends.cuda.matmul.allow_tf32 = False
     return torch.device("cuda", 0)
 
 

@@ -2,7 +2,6 @@
 
 #include <catch2/catch.hpp>
 
-#include <fcntl.h>
 #include <poll.h>
 #include <sys/statfs.h>
 #include <unistd.h>

@@ -37,9 +37,7 @@ TorchRunner::TorchRunner(std::string python, std::string script)
 
 TorchInfo TorchRunner::info() {
   auto f = hello();
-  // A runner older than cpu_name names the CPU only where it has no GPU.
-  const std::string cpu = f.count("cpu_name") ? f["cpu_name"] : f["device"] == "cpu" ? f["name"] : "";
-  return {f["torch"], f["cuda"], f["device"], f["name"], cpu, f["python"], f["executable"]};
+  return {f["torch"], f["cuda"], f["device"], f["name"], f["cpu_name"], f["python"], f["executable"]};
 }
 
 std::optional<std::string> TorchRunner::unavailable_on(ExecSpaceKind space) {
