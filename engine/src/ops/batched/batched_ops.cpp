@@ -67,8 +67,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
     return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
       using T = decltype(tag);
       const std::complex<double> beta_used = into != nullptr ? beta : std::complex<double>(0.0);
-      if (!scalar_fits<T>(alpha)) return imaginary_scalar(kGemm, "alpha");
-      if (!scalar_fits<T>(beta_used)) return imaginary_scalar(kGemm, "beta");
+      if (const char* unfit = unfit_scalar<T>(alpha, beta_used)) return imaginary_scalar(kGemm, unfit);
       // An allocated C is compact; its address is not known yet (nothing is allocated before the route).
       GemmBatch<T> g{as_batch<const T>(*oa), as_batch<const T>(*ob),
                      into != nullptr ? as_batch<T>(oc) : compact_batch<T>(nullptr, m, n, count),
@@ -195,8 +194,7 @@ Result<ops::BatchRun, ops::BatchedError> gemm_run(Session& session, const Tensor
     return with_dtype(oa->dtype, [&](auto tag) -> Result<ops::BatchRun, ops::BatchedError> {
       using T = decltype(tag);
       const std::complex<double> beta_used = into != nullptr ? beta : std::complex<double>(0.0);
-      if (!scalar_fits<T>(alpha)) return imaginary_scalar(kLargeGemm, "alpha");
-      if (!scalar_fits<T>(beta_used)) return imaginary_scalar(kLargeGemm, "beta");
+      if (const char* unfit = unfit_scalar<T>(alpha, beta_used)) return imaginary_scalar(kLargeGemm, unfit);
       // One "item". The session's Gemm slot says whether KokkosBlas::gemm may run it (its BLAS TPL on
       // host, an independent runtime; the space's own kernels or cuBLAS on device), then tfbench's
       // sequential kernel, always allowed. The effective batch policy decides between them: inside an

@@ -155,6 +155,14 @@ T scalar_as(std::complex<double> v) {
 /// The InvalidScalar error of a scalar scalar_fits rejected (cold path: builds the message).
 Unexpected<BatchedError> imaginary_scalar(const char* where, const char* name);
 
+/// The name of the first of alpha and beta that T cannot hold ("alpha", "beta"), or nullptr.
+template <class T>
+const char* unfit_scalar(std::complex<double> alpha, std::complex<double> beta) {
+  if (!scalar_fits<T>(alpha)) return "alpha";
+  if (!scalar_fits<T>(beta)) return "beta";
+  return nullptr;
+}
+
 /// The compact column-major layout of an allocated output.
 template <class T>
 ItemBatch<T> compact_batch(T* data, Index rows, Index cols, Index count) {

@@ -788,6 +788,17 @@ TEST_CASE("gemm: KokkosBlas::gemm for col-major, padded, row-major and general s
                 REQUIRE_FALSE(bad.has_value());
                 CHECK(bad.error().code == BatchedErrc::ShapeMismatch);
                 for (double x : c2.as_slice()) CHECK(x == 9.0);
+                // A complex alpha or beta for a real dtype names the scalar and leaves C untouched.
+                auto c3 = M2::from_col_major({8, 8}, std::vector<double>(64, 9.0));
+                auto c3w = c3.view_mut();
+                const auto complex_alpha = tfbench::ops::gemm_into(s, sqv, sqv, c3w, {1, 1});
+                REQUIRE_FALSE(complex_alpha.has_value());
+                CHECK(complex_alpha.error().code == BatchedErrc::InvalidScalar);
+                CHECK(complex_alpha.error().message == "alpha has an imaginary part for a real dtype");
+                const auto complex_beta = tfbench::ops::gemm_into(s, sqv, sqv, c3w, 1.0, {0.5, -1});
+                REQUIRE_FALSE(complex_beta.has_value());
+                CHECK(complex_beta.error().message == "beta has an imaginary part for a real dtype");
+                for (double x : c3.as_slice()) CHECK(x == 9.0);
               })
               .has_value());
 }
