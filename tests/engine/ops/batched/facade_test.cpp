@@ -637,6 +637,79 @@ TEST_CASE(
               .has_value());
 }
 
+TEST_CASE(
+    "batched_gemm: libxsmm's prefetching route runs items of four 8-column blocks or more block by "
+    "block, each item equal to the reference",
+    "[batched][facade]") {
+  namespace batched = tfbench::impl::batched;
+  if (!batched::libxsmm_compiled()) return;
+  // Which items go in blocks: 32 and 40 columns (4 and 5 blocks), not 16 (2) nor 36 (not whole blocks).
+  const auto in_blocks = [](int cols) {
+    const batched::ItemBatch<const double> a{nullptr, 32, 32, 8, 1, 32, 32 * 32};
+    const batched::ItemBatch<const double> b{nullptr, 32, cols, 8, 1, 32, 32 * cols};
+    const batched::ItemBatch<double> c{nullptr, 32, cols, 8, 1, 32, 32 * cols};
+    return batched::xsmm_prefetch_in_blocks(batched::GemmBatch<double>{a, b, c, 1.0, 0.0});
+  };
+  CHECK(in_blocks(32));
+  CHECK(in_blocks(40));
+  CHECK_FALSE(in_blocks(16));
+  CHECK_FALSE(in_blocks(36));
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                struct Shape {
+                  Index m, n, k;
+                };
+                const Index items = 37;
+                std::vector<BatchStrategy> strategies{BatchStrategy::Sequential};
+                if (s.context().can_fan_out()) strategies.push_back(BatchStrategy::OuterParallel);
+                for (const Shape sh : {Shape{32, 32, 32}, Shape{24, 40, 20}, Shape{16, 16, 16}}) {
+                  // Every operand padded: each item a window of a larger block, so that a block's B and C
+                  // columns and the next item's A are found by the strides, not by the item's size.
+                  auto a_store = random_tensor(sh.m + 3, sh.k + 1, items, 101);
+                  auto b_store = random_tensor(sh.k + 2, sh.n, items, 102);
+                  auto c_store = random_tensor(sh.m + 8, sh.n, items, 103);
+                  const std::array<Index, 3> a_shape{sh.m, sh.k, items}, b_shape{sh.k, sh.n, items},
+                      c_shape{sh.m, sh.n, items};
+                  const std::array<Index, 3> a_strides{1, sh.m + 3, (sh.m + 3) * (sh.k + 1)},
+                      b_strides{1, sh.k + 2, (sh.k + 2) * sh.n}, c_strides{1, sh.m + 8, (sh.m + 8) * sh.n};
+                  const auto a = a_store.strided_view(a_shape, a_strides);
+                  const auto b = b_store.strided_view(b_shape, b_strides);
+                  auto c = c_store.strided_view_mut(c_shape, c_strides);
+                  for (BatchStrategy strategy : strategies)
+                    for (double beta : {0.0, 1.0}) {
+                      CAPTURE(sh.m, sh.n, sh.k, tfbench::name(strategy), beta);
+                      std::vector<double> before(std::size_t(sh.m * sh.n * items));
+                      for (Index it = 0; it < items; ++it)
+                        for (Index j = 0; j < sh.n; ++j)
+                          for (Index i = 0; i < sh.m; ++i)
+                            before[std::size_t(i + sh.m * (j + sh.n * it))] = c(i, j, it);
+                      BatchedOptions o;
+                      o.provider = ItemProvider::Libxsmm;
+                      o.policy = BatchPolicy{strategy, tfbench::BatchThresholds{}, nullptr};
+                      o.prefetch = true;
+                      const auto ran = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, beta, o);
+                      REQUIRE(ran.has_value());
+                      CHECK(ran->prefetch == std::optional<bool>(true));
+                      CHECK(gemm_error(a, b, c, before, 1.0, beta) <= 1e-12);
+                    }
+                }
+                // Packed 32 x 32 items with C streamed (aligned whole lines): the blocks store C too.
+                auto a = random_tensor(32, 32, items, 104), b = random_tensor(32, 32, items, 105);
+                auto c = tfbench::testing::aligned_items(32, items, -1.0);
+                BatchedOptions o;
+                o.provider = ItemProvider::Libxsmm;
+                o.prefetch = true;
+                o.streaming_stores = true;
+                const auto streamed = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, o);
+                REQUIRE(streamed.has_value());
+                CHECK(streamed->streaming_stores == std::optional<bool>(true));
+                const std::vector<double> unused(std::size_t(32 * 32 * items), 0.0);
+                CHECK(gemm_error(a.view(), b.view(), c.view(), unused, 1.0, 0.0) <= 1e-12);
+              })
+              .has_value());
+}
+
 TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting contract; singular items",
           "[batched][facade]") {
   auto backend = backend_for_test();

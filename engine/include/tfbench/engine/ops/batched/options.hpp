@@ -27,10 +27,12 @@ struct BatchedOptions {
   std::optional<BatchPolicy> policy;
   std::optional<ItemProvider> provider;
   Pivoting pivoting = Pivoting::Partial;  // batched_solve only
-  /// libxsmm items only: whether the kernel prefetches the next item's operands while it computes
-  /// one. Empty: the tuning's choice for the problem's class, else on for batches beyond the L2 cache
-  /// (streaming). Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9%
-  /// faster for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
+  /// libxsmm items only: whether the next item's operands are prefetched while one is computed: by
+  /// libxsmm's prefetching kernel, or, for items of four 8-column blocks or more, by tfbench between
+  /// the blocks of each item (its A; docs/ops-batched.md "libxsmm's prefetching"). Empty: the tuning's
+  /// choice for the problem's class, else on for batches beyond the L2 cache (streaming). Which is
+  /// faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9% faster for 32 x 32 items in
+  /// the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
   std::optional<bool> prefetch;
   /// GEMM items of the specialized kernel or libxsmm with beta = 0: whether C is written with
   /// non-temporal (streaming) stores, which skip reading each output line before writing it and leave
