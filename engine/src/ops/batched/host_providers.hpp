@@ -54,7 +54,7 @@ inline constexpr int kXsmmMinBlocks = 4;
 /// Zen 2 VM (2026-12-06, standalone, 256 MiB, streaming stores) 32 x 32 items in four blocks ran
 /// 1.09x its prefetching kernel in f64 (1.69 against 1.85 us an item; 1.09x at two threads) and
 /// 1.06x in f32. With two blocks (16 x 16 items) half of A's lines come at once: 0.98x (f64) and
-/// 0.90x (f32), so those keep libxsmm's kernel. From the caches the blocks cost 4-6% (each block
+/// 0.90x (f32), so those keep libxsmm's kernel. From the caches the blocks cost 5-10% (each block
 /// call re-reads A); `tfbench tune` measures prefetching against none for every class, so Auto takes
 /// the blocks only where they win on the machine.
 template <class T>
