@@ -721,21 +721,23 @@ def test_peers_unselected():
         f.write("#!/bin/sh\necho \"$*\" >> %s\nexec /usr/bin/python3 \"$@\"\n" % log)
     os.chmod(python, 0o755)
     env = {"TFBENCH_PYTHON": python, "TFBENCH_TORCH_PYTHON": python}
+
+    def starts():
+        return open(log).read().splitlines() if os.path.exists(log) else []
+
     out = fresh("peers_unselected.h5")
     keep = ["--filter", "engine:auto|peer:eigen"]
     tfbench("run", config("peers_unselected.yaml"), *keep, "--out", out, env=env, expect=0)
     _, _, rows = rows_of(out)
     check(len(rows) == 3 and all(r["status"] == "ok" for r in rows), "the three rows ran")
-    starts = open(log).read().splitlines() if os.path.exists(log) else []
-    check(not starts, "no Python peer started for a run that selects none: %s" % starts)
+    check(not starts(), "no Python peer started for a run that selects none: %s" % starts())
     tfbench("list", config("peers_unselected.yaml"), *keep, env=env, expect=0)
-    starts = open(log).read().splitlines() if os.path.exists(log) else []
-    check(not starts, "nor for its listing: %s" % starts)
+    check(not starts(), "nor for its listing: %s" % starts())
 
     out = fresh("peers_numpy.h5")
     tfbench("run", config("peers_unselected.yaml"), "--out", out, env=env, expect=0)
-    starts = open(log).read().splitlines() if os.path.exists(log) else []
-    check(starts and all("numpy_peer.py" in s for s in starts), "peer:numpy selected starts NumPy's: %s" % starts)
+    started = starts()
+    check(started and all("numpy_peer.py" in s for s in started), "peer:numpy selected starts NumPy's: %s" % started)
 
 
 def duration_seconds(text):

@@ -98,7 +98,7 @@ struct XsmmGemmChunk {
     if (!prefetch) {
       for (std::int64_t i = begin; i < end; ++i) kernel(g.a.item(i), g.b.item(i), g.c.item(i));
     } else if (xsmm_prefetch_in_blocks(g)) {
-      in_blocks(begin, end);
+      in_blocks(begin, end, last);
     } else {
       for (std::int64_t i = begin; i < end; ++i) {
         const std::int64_t next = i < last ? i + 1 : i;
@@ -111,7 +111,7 @@ struct XsmmGemmChunk {
  private:
   /// Each item in blocks of kXsmmBlockCols columns, a share of the next item's A lines prefetched
   /// before each block (the last item of the batch prefetches nothing).
-  void in_blocks(const std::int64_t begin, const std::int64_t end) const {
+  void in_blocks(const std::int64_t begin, const std::int64_t end, const std::int64_t last) const {
     constexpr std::ptrdiff_t line = 64;
     const int blocks = g.n() / kXsmmBlockCols;
     const std::ptrdiff_t a_bytes = (std::ptrdiff_t(g.a.cs) * (g.k() - 1) + g.m()) * std::ptrdiff_t(sizeof(T));
@@ -121,7 +121,7 @@ struct XsmmGemmChunk {
       const T* a = g.a.item(i);
       const T* b = g.b.item(i);
       T* c = g.c.item(i);
-      const char* next_a = i < g.count() - 1 ? reinterpret_cast<const char*>(g.a.item(i + 1)) : nullptr;
+      const char* next_a = i < last ? reinterpret_cast<const char*>(g.a.item(i + 1)) : nullptr;
       for (int q = 0; q < blocks; ++q) {
         if (next_a != nullptr) {
           const std::ptrdiff_t from = a_bytes * q / blocks, to = a_bytes * (q + 1) / blocks;
