@@ -50,7 +50,7 @@ struct LaneSolveReduce {
 
 template <class Space, class Chunk>
 SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-                              const Chunk& chunk) {
+                              const std::uint64_t shape, const Chunk& chunk) {
   if (count <= 0) return {};
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
@@ -60,13 +60,12 @@ SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, 
       // Merged as the lanes finish (one uncontended lock per lane): no slot per lane to allocate.
       SingularItems merged;
       std::mutex merging;
-      openmp_lanes(lanes, space.concurrency(), [&](const int lane) {
-        std::int64_t begin = 0, end = 0;
-        lane_chunk(count, lanes, lane, begin, end);
-        const SingularItems items = chunk(lane, begin, end);
-        const std::lock_guard<std::mutex> lock(merging);
-        merged.merge(items);
-      });
+      balanced_openmp_lanes(lanes, space.concurrency(), count, shape,
+                            [&](const int lane, const std::int64_t begin, const std::int64_t end) {
+                              const SingularItems items = chunk(lane, begin, end);
+                              const std::lock_guard<std::mutex> lock(merging);
+                              merged.merge(items);
+                            });
       return merged;
     }
   }
@@ -129,21 +128,25 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
   if (count <= 0 || g.m() == 0 || g.n() == 0) return;
   const int lanes =
       batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count);
+  // What sets an item's cost, for the lanes' learned split: the route, the dimensions, the layout.
+  const std::uint64_t shape =
+      shape_key({static_cast<std::int64_t>(route.provider), g.m(), g.n(), g.k(), std::int64_t(sizeof(T)),
+                 route.prefetch, route.stream_c, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs});
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
       with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
-        run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, chunk);
+        run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape, chunk);
       });
       return;
     case ops::ItemProvider::KokkosBatched:
-      run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count,
+      run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count, shape,
                 KokkosBatchedGemmChunk<T, MemSpace>{g});
       return;
     case ops::ItemProvider::Libxsmm:
       if constexpr (is_host_space<Space>()) {
         const bool stream_c = route.stream_c && libxsmm_streams_c(g);
         if (const auto kernel = libxsmm_kernel_for(g, route.prefetch, stream_c)) {
-          run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count,
+          run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count, shape,
                     XsmmGemmChunk<T>{g, kernel, route.prefetch, stream_c});
           return;
         }
@@ -181,14 +184,16 @@ SingularItems execute_solve(const Space& space, const ItemsRoute& route, const S
                                                       "tfbench::engine::ops::batched_solve::factor_scratch"),
                                    std::size_t(lanes) * s.n() * s.n());
   }
+  const std::uint64_t shape = shape_key(
+      {static_cast<std::int64_t>(route.provider), s.n(), s.nrhs(), std::int64_t(sizeof(T)), s.a.bs, s.b.bs});
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
       return with_specialized_solve_chunk(s, scratch.data(), [&](const auto& chunk) {
-        return run_solve_lanes("tfbench::engine::ops::batched_solve::specialized", space, lanes, count,
+        return run_solve_lanes("tfbench::engine::ops::batched_solve::specialized", space, lanes, count, shape,
                                chunk);
       });
     case ops::ItemProvider::KokkosBatched:
-      return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count,
+      return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count, shape,
                              KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
     case ops::ItemProvider::Blas:
       if constexpr (is_host_space<Space>()) return lapack_solve_items(s);

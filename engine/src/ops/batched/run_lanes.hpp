@@ -11,6 +11,7 @@
 #include <type_traits>
 
 #include "item_batch.hpp"
+#include "lane_balance.hpp"
 
 #if defined(KOKKOS_ENABLE_OPENMP)
 #include <omp.h>
@@ -41,6 +42,17 @@ inline bool own_openmp_region() {
   return !Kokkos::Tools::profileLibraryLoaded();
 }
 
+/// Whether openmp_lanes would run each of `lanes` lanes on a thread of its own, lane 0 on the caller.
+inline bool one_thread_per_lane(const int lanes, const int pool) {
+#if defined(KOKKOS_ENABLE_OPENMP)
+  return omp_get_level() == 0 && lanes <= pool;
+#else
+  (void)lanes;
+  (void)pool;
+  return false;
+#endif
+}
+
 /// lane_fn(lane) for each of `lanes` lanes in one OpenMP region of at most `pool` threads (Kokkos's
 /// pool: no thread beyond it), lane i on thread i mod the team (every lane runs on a smaller team
 /// too); inside a parallel region all lanes run on the calling thread, as Kokkos runs a nested
@@ -61,6 +73,22 @@ void openmp_lanes(const int lanes, const int pool, const LaneFn& lane_fn) {
   for (int lane = 0; lane < lanes; ++lane) lane_fn(lane);
 }
 
+/// openmp_lanes over the chunks of a learned split (lane_balance.hpp): chunk_fn(lane, begin, end).
+/// `shape` keys what is learned: batches of one shape, count and lane count share a split.
+template <class ChunkFn>
+void balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
+                           const std::uint64_t shape, const ChunkFn& chunk_fn) {
+  LaneBalance balance(shape, count, lanes, one_thread_per_lane(lanes, pool));
+  openmp_lanes(lanes, pool, [&](const int lane) {
+    balance.lane_started(lane);
+    std::int64_t begin = 0, end = 0;
+    balance.split().chunk(lane, begin, end);
+    chunk_fn(lane, begin, end);
+    balance.lane_ended(lane);
+  });
+  balance.learn();
+}
+
 /// The lanes a batch of `count` items runs in: the route's on a host space; on a device space one item
 /// a lane (a device thread each), whatever the strategy: a route's lanes count host threads, and a
 /// device context has one, which would run the whole batch on one device thread. `lane_scratch_bytes`
@@ -77,10 +105,12 @@ inline int batch_lanes(const bool host_space, const int route_lanes, const std::
 }
 
 /// chunk(lane, begin, end) for `lanes` contiguous chunks of [0, count) on `space`. With lanes <= 1
-/// on a host space the chunk runs on the calling thread (an OpenMP region costs 0.5-1.7 us).
+/// on a host space the chunk runs on the calling thread (an OpenMP region costs 0.5-1.7 us). In the
+/// engine's own OpenMP region the chunks follow the split learned for `shape` (balanced_openmp_lanes);
+/// elsewhere they are even.
 template <class Space, class Chunk>
 void run_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-               const Chunk& chunk) {
+               const std::uint64_t shape, const Chunk& chunk) {
   if (count <= 0) return;
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes <= 1) {
@@ -99,7 +129,7 @@ void run_lanes(const char* label, const Space& space, int lanes, const std::int6
   };
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
-      openmp_lanes(lanes, space.concurrency(), lane_chunk_fn);
+      balanced_openmp_lanes(lanes, space.concurrency(), count, shape, chunk);
       return;
     }
   }
