@@ -30,7 +30,8 @@ const EngineStrategy* find_engine_strategy(const std::string& variant);
 ops::BatchedOptions batched_options(const EngineStrategy& s);
 
 /// The route of a run as numbers: route.lanes, route.items, and one-hot route.strategy.<name> and
-/// route.provider.<name> (metrics hold numbers only).
+/// route.provider.<name> (metrics hold numbers only); route.prefetch, route.streaming_stores and
+/// route.first_lane_items where the run reports them.
 std::map<std::string, double> route_metrics(const ops::BatchRun& run);
 
 /// Why the engine cannot run `op` here, asked of the engine itself: `op` runs once on a tiny problem

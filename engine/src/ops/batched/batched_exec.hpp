@@ -33,13 +33,20 @@ bool solve_provider_applies(ops::ItemProvider provider, const SolveBatch<T>& s);
 template <class T>
 bool streams_c_on(ops::ItemProvider provider, const GemmBatch<T>& g);
 
-/// C_i = alpha A_i B_i + beta C_i on `space` along `route`.
+/// C_i = alpha A_i B_i + beta C_i on `space` along `route`; returns the items lane 0 ran (the batch's
+/// count on one lane; an OpenMP fan-out's learned split, lane_balance.hpp).
 template <class Space, class T>
-void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
+std::int64_t execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
 
-/// X_i = A_i^{-1} B_i on `space` along `route`; returns the singular items (X of a singular item is
+/// A solve's outcome: its singular items and the items lane 0 ran (as execute_gemm's).
+struct SolveRan {
+  SingularItems singular;
+  std::int64_t first_lane_items = 0;
+};
+
+/// X_i = A_i^{-1} B_i on `space` along `route`; reports the singular items (X of a singular item is
 /// unspecified; every other item is solved).
 template <class Space, class T>
-SingularItems execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s);
+SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s);
 
 }  // namespace tfbench::impl::batched

@@ -49,30 +49,34 @@ struct LaneSolveReduce {
 };
 
 template <class Space, class Chunk>
-SingularItems run_solve_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-                              const std::uint64_t shape, const Chunk& chunk) {
+SolveRan run_solve_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
+                         const std::uint64_t shape, const Chunk& chunk) {
   if (count <= 0) return {};
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
-  if (lanes == 1 && is_host_space<Space>()) return chunk(0, 0, count);
+  if (lanes == 1 && is_host_space<Space>()) return {chunk(0, 0, count), count};
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
       // Merged as the lanes finish (one uncontended lock per lane): no slot per lane to allocate.
-      SingularItems merged;
+      SolveRan ran;
       std::mutex merging;
-      balanced_openmp_lanes(lanes, space.concurrency(), count, shape,
-                            [&](const int lane, const std::int64_t begin, const std::int64_t end) {
-                              const SingularItems items = chunk(lane, begin, end);
-                              const std::lock_guard<std::mutex> lock(merging);
-                              merged.merge(items);
-                            });
-      return merged;
+      ran.first_lane_items =
+          balanced_openmp_lanes(lanes, space.concurrency(), count, shape,
+                                [&](const int lane, const std::int64_t begin, const std::int64_t end) {
+                                  const SingularItems items = chunk(lane, begin, end);
+                                  const std::lock_guard<std::mutex> lock(merging);
+                                  ran.singular.merge(items);
+                                });
+      return ran;
     }
   }
-  SingularItems result;
+  SolveRan ran;
   Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space>(space, 0, lanes),
-                          LaneSolveReduce<Chunk>{chunk, count, lanes}, result);
-  return result;
+                          LaneSolveReduce<Chunk>{chunk, count, lanes}, ran.singular);
+  std::int64_t begin = 0, end = 0;
+  lane_chunk(count, lanes, 0, begin, end);
+  ran.first_lane_items = end - begin;
+  return ran;
 }
 
 template <class Space, class T>
@@ -122,10 +126,10 @@ bool solve_provider_applies(const ops::ItemProvider provider, const SolveBatch<T
 }
 
 template <class Space, class T>
-void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g) {
+std::int64_t execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g) {
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = g.count();
-  if (count <= 0 || g.m() == 0 || g.n() == 0) return;
+  if (count <= 0 || g.m() == 0 || g.n() == 0) return count > 0 ? count : 0;
   const int lanes =
       batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count);
   // What sets an item's cost, for the lanes' learned split: the route, the dimensions, the layout.
@@ -134,21 +138,19 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
                  route.prefetch, route.stream_c, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs});
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
-      with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
-        run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape, chunk);
+      return with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
+        return run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape,
+                         chunk);
       });
-      return;
     case ops::ItemProvider::KokkosBatched:
-      run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count, shape,
-                KokkosBatchedGemmChunk<T, MemSpace>{g});
-      return;
+      return run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count, shape,
+                       KokkosBatchedGemmChunk<T, MemSpace>{g});
     case ops::ItemProvider::Libxsmm:
       if constexpr (is_host_space<Space>()) {
         const bool stream_c = route.stream_c && libxsmm_streams_c(g);
         if (const auto kernel = libxsmm_kernel_for(g, route.prefetch, stream_c)) {
-          run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count, shape,
-                    XsmmGemmChunk<T>{g, kernel, route.prefetch, stream_c});
-          return;
+          return run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count, shape,
+                           XsmmGemmChunk<T>{g, kernel, route.prefetch, stream_c});
         }
       }
       break;
@@ -158,19 +160,19 @@ void execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T
       } else {
         vendor_gemm_items(space, g);
       }
-      return;
+      return count;
     case ops::ItemProvider::VendorBatched:
       vendor_gemm_batched(space, g);
-      return;
+      return count;
   }
   throw std::logic_error("tfbench: batched_gemm route executed with a provider that does not apply");
 }
 
 template <class Space, class T>
-SingularItems execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s) {
+SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s) {
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = s.count();
-  if (count <= 0 || s.n() == 0) return {};
+  if (count <= 0 || s.n() == 0) return {{}, count > 0 ? count : 0};
   // Factor storage for n beyond the local arrays: one n x n slice per lane.
   const bool needs_scratch = s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas;
   int lanes = batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1,
@@ -196,7 +198,7 @@ SingularItems execute_solve(const Space& space, const ItemsRoute& route, const S
       return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count, shape,
                              KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
     case ops::ItemProvider::Blas:
-      if constexpr (is_host_space<Space>()) return lapack_solve_items(s);
+      if constexpr (is_host_space<Space>()) return {lapack_solve_items(s), count};
       break;
     default:
       break;

@@ -209,10 +209,13 @@ struct SelectedRoute {
     }
     return {mode, route.lanes, provider, prefetch, stream_c};
   }
-  /// The report of the route; `c_streams`: whether the provider could stream this GEMM's C
-  /// (streams_c_on; empty for a solve).
-  ops::BatchRun run(std::int64_t items, std::optional<bool> c_streams = std::nullopt) const {
-    ops::BatchRun r{route.strategy, route.lanes, provider, items, tuned, std::nullopt, std::nullopt};
+  /// The report of the route; `first_lane_items`: what execute_gemm/execute_solve returned; `c_streams`:
+  /// whether the provider could stream this GEMM's C (streams_c_on; empty for a solve).
+  ops::BatchRun run(std::int64_t items, std::int64_t first_lane_items,
+                    std::optional<bool> c_streams = std::nullopt) const {
+    ops::BatchRun r{route.strategy, route.lanes,  provider,     items,
+                    tuned,          std::nullopt, std::nullopt, std::nullopt};
+    if (route.strategy == BatchStrategy::OuterParallel) r.first_lane_items = first_lane_items;
     if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
     if (c_streams && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
       r.streaming_stores = stream_c && *c_streams;

@@ -74,10 +74,11 @@ void openmp_lanes(const int lanes, const int pool, const LaneFn& lane_fn) {
 }
 
 /// openmp_lanes over the chunks of a learned split (lane_balance.hpp): chunk_fn(lane, begin, end).
-/// `shape` keys what is learned: batches of one shape, count and lane count share a split.
+/// `shape` keys what is learned: batches of one shape, count and lane count share a split. Returns the
+/// items lane 0 ran.
 template <class ChunkFn>
-void balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
-                           const std::uint64_t shape, const ChunkFn& chunk_fn) {
+std::int64_t balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
+                                   const std::uint64_t shape, const ChunkFn& chunk_fn) {
   LaneBalance balance(shape, count, lanes, one_thread_per_lane(lanes, pool));
   openmp_lanes(lanes, pool, [&](const int lane) {
     balance.lane_started(lane);
@@ -87,6 +88,7 @@ void balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t c
     balance.lane_ended(lane);
   });
   balance.learn();
+  return balance.split().first_items();
 }
 
 /// The lanes a batch of `count` items runs in: the route's on a host space; on a device space one item
@@ -107,11 +109,11 @@ inline int batch_lanes(const bool host_space, const int route_lanes, const std::
 /// chunk(lane, begin, end) for `lanes` contiguous chunks of [0, count) on `space`. With lanes <= 1
 /// on a host space the chunk runs on the calling thread (an OpenMP region costs 0.5-1.7 us). In the
 /// engine's own OpenMP region the chunks follow the split learned for `shape` (balanced_openmp_lanes);
-/// elsewhere they are even.
+/// elsewhere they are even. Returns the items lane 0 ran (`count` on one lane).
 template <class Space, class Chunk>
-void run_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-               const std::uint64_t shape, const Chunk& chunk) {
-  if (count <= 0) return;
+std::int64_t run_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
+                       const std::uint64_t shape, const Chunk& chunk) {
+  if (count <= 0) return 0;
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes <= 1) {
     if constexpr (is_host_space<Space>()) {
@@ -120,7 +122,7 @@ void run_lanes(const char* label, const Space& space, int lanes, const std::int6
       Kokkos::parallel_for(
           label, Kokkos::RangePolicy<Space>(space, 0, 1), KOKKOS_LAMBDA(const int) { chunk(0, 0, count); });
     }
-    return;
+    return count;
   }
   const auto lane_chunk_fn = KOKKOS_LAMBDA(const int lane) {
     std::int64_t begin = 0, end = 0;
@@ -129,11 +131,13 @@ void run_lanes(const char* label, const Space& space, int lanes, const std::int6
   };
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
-      balanced_openmp_lanes(lanes, space.concurrency(), count, shape, chunk);
-      return;
+      return balanced_openmp_lanes(lanes, space.concurrency(), count, shape, chunk);
     }
   }
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space>(space, 0, lanes), lane_chunk_fn);
+  std::int64_t begin = 0, end = 0;
+  lane_chunk(count, lanes, 0, begin, end);
+  return end - begin;
 }
 
 }  // namespace tfbench::impl::batched

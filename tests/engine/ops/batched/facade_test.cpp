@@ -88,6 +88,16 @@ bool all_equal(const HostT& t, double v) {
   return true;
 }
 
+/// An outer-parallel run reports lane 0's items: an even share, give or take the learned lead (at
+/// most half an even share; docs/ops-batched.md, "The lanes' split").
+void check_first_lane_items(const tfbench::ops::BatchRun& run) {
+  REQUIRE(run.first_lane_items.has_value());
+  const std::int64_t lanes = std::min<std::int64_t>(run.lanes, run.items);
+  const std::int64_t even = (run.items + lanes - 1) / lanes, lead = run.items / lanes / 2;
+  CHECK(*run.first_lane_items >= even - lead);
+  CHECK(*run.first_lane_items <= even + lead);
+}
+
 }  // namespace
 
 TEST_CASE("batched_gemm_into: every strategy and provider matches the reference and reports its route",
@@ -142,8 +152,10 @@ TEST_CASE("batched_gemm_into: every strategy and provider matches the reference 
                       CHECK(run->provider == ItemProvider::Blas);
                     if (run->strategy == BatchStrategy::OuterParallel) {
                       CHECK(run->lanes > 1);
+                      check_first_lane_items(run.value());
                     } else {
                       CHECK(run->lanes == 1);
+                      CHECK_FALSE(run->first_lane_items.has_value());  // one lane: no split to report
                     }
                     CHECK(gemm_error(av, bv, c.view(), c0, 1.0, cs.beta) <= 1e-12);
                   }
@@ -738,6 +750,11 @@ TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting cont
                     }
                     REQUIRE(r.has_value());
                     if (st == BatchStrategy::ProviderItems) CHECK(r->provider == ItemProvider::Blas);
+                    if (r->strategy == BatchStrategy::OuterParallel) {
+                      check_first_lane_items(r.value());
+                    } else {
+                      CHECK_FALSE(r->first_lane_items.has_value());
+                    }
                     CHECK(residual(av, x.view(), bv) <= 1e-10);
                   }
                 }

@@ -321,7 +321,7 @@ void check_solve_all_routes(int n, int nrhs, std::int64_t count, TestLayout layo
           s = batched::SolveBatch<T>{a.batch, x.batch, x.batch};
         }
         if (!batched::solve_provider_applies<Space>(provider, s)) continue;
-        const batched::SingularItems singular = batched::execute_solve(space, route, s);
+        const batched::SingularItems singular = batched::execute_solve(space, route, s).singular;
         Kokkos::fence();
         x.download();
         INFO("provider " << tfbench::ops::name(provider) << " mode " << int(route.mode) << " layout "
@@ -423,7 +423,7 @@ TEST_CASE("batched solve: singular items are reported by index, the others are s
           TestBatch<double, Mem> x(n, 1, count, TestLayout::Packed, "x");
           const batched::SolveBatch<double> s{a.batch, b.batch, x.batch};
           if (!batched::solve_provider_applies<Space>(provider, s)) continue;
-          const batched::SingularItems singular = batched::execute_solve(space, route, s);
+          const batched::SingularItems singular = batched::execute_solve(space, route, s).singular;
           INFO("provider " << tfbench::ops::name(provider) << " mode " << int(route.mode) << " n " << n);
           CHECK(singular.first == 3);
           CHECK(singular.count == 2);

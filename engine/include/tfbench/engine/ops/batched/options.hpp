@@ -53,6 +53,10 @@ struct BatchRun {
   std::optional<bool> prefetch;  // libxsmm routes: whether its kernel prefetched the next item
   /// GEMM routes of the specialized kernel and libxsmm: whether C was written with streaming stores.
   std::optional<bool> streaming_stores;
+  /// OuterParallel: the items lane 0 (the calling thread) ran. In the engine's own OpenMP region the
+  /// split is learned from earlier regions of the batch's shape (docs/ops-batched.md, "The lanes'
+  /// split"), so it can exceed an even share; elsewhere it is the even one.
+  std::optional<std::int64_t> first_lane_items;
 };
 /// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch+nt-stores (tuned)".
 std::string describe(const BatchRun& run);
