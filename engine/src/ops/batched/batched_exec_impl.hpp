@@ -73,9 +73,7 @@ SolveRan run_solve_lanes(const char* label, const Space& space, int lanes, const
   SolveRan ran;
   Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space>(space, 0, lanes),
                           LaneSolveReduce<Chunk>{chunk, count, lanes}, ran.singular);
-  std::int64_t begin = 0, end = 0;
-  lane_chunk(count, lanes, 0, begin, end);
-  ran.first_lane_items = end - begin;
+  ran.first_lane_items = LaneSplit{count, lanes, 0}.first_items();
   return ran;
 }
 

@@ -9,6 +9,8 @@
 #include <cmath>
 #include <limits>
 
+#include "item_batch.hpp"
+
 namespace tfbench::impl::batched {
 
 namespace {
@@ -63,8 +65,10 @@ std::int64_t max_lead(const std::int64_t count, const int lanes) {
 }
 
 std::int64_t LaneSplit::first_items() const {
-  const std::int64_t even = count / lanes + (count % lanes > 0 ? 1 : 0);
-  return lanes < 2 ? count : even + lead;
+  if (lanes < 2) return count;
+  std::int64_t begin = 0, even = 0;
+  lane_chunk(count, lanes, 0, begin, even);
+  return even + lead;
 }
 
 void LaneSplit::chunk(const int lane, std::int64_t& begin, std::int64_t& end) const {
@@ -74,13 +78,10 @@ void LaneSplit::chunk(const int lane, std::int64_t& begin, std::int64_t& end) co
     end = first;
     return;
   }
-  const std::int64_t rest = count - first;
-  const int others = lanes - 1;
-  const std::int64_t base = rest / others;
-  const std::int64_t extra = rest % others;
-  const int i = lane - 1;
-  begin = first + i * base + (i < extra ? i : extra);
-  end = begin + base + (i < extra ? 1 : 0);
+  // The other lanes share the rest as lane_chunk shares a batch.
+  lane_chunk(count - first, lanes - 1, lane - 1, begin, end);
+  begin += first;
+  end += first;
 }
 
 std::int64_t next_lead_q(const LaneSplit& split, const std::int64_t lead_q, const std::int64_t first_ns,

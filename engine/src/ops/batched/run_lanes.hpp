@@ -135,9 +135,7 @@ std::int64_t run_lanes(const char* label, const Space& space, int lanes, const s
     }
   }
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space>(space, 0, lanes), lane_chunk_fn);
-  std::int64_t begin = 0, end = 0;
-  lane_chunk(count, lanes, 0, begin, end);
-  return end - begin;
+  return LaneSplit{count, lanes, 0}.first_items();
 }
 
 }  // namespace tfbench::impl::batched
