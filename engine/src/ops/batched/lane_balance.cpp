@@ -117,11 +117,19 @@ LaneBalance::LaneBalance(const std::uint64_t shape, const std::int64_t count, co
 }
 
 void LaneBalance::lane_started(const int lane) {
-  if (timed_ && lane == 0) first_start_.store(now_ns(), std::memory_order_relaxed);
+  if (timed_ && lane == 0) lane_started(lane, now_ns());
 }
 
 void LaneBalance::lane_ended(const int lane) {
-  if (timed_) ends_[lane].store(now_ns(), std::memory_order_release);
+  if (timed_) lane_ended(lane, now_ns());
+}
+
+void LaneBalance::lane_started(const int lane, const std::int64_t at_ns) {
+  if (timed_ && lane == 0) first_start_.store(at_ns, std::memory_order_relaxed);
+}
+
+void LaneBalance::lane_ended(const int lane, const std::int64_t at_ns) {
+  if (timed_) ends_[lane].store(at_ns, std::memory_order_release);
 }
 
 void LaneBalance::learn() {

@@ -56,6 +56,10 @@ class LaneBalance {
   const LaneSplit& split() const { return split_; }
   void lane_started(int lane);
   void lane_ended(int lane);
+  /// The same at a given steady-clock time in nanoseconds (what the clockless ones read), so that a
+  /// test can replay regions of known timing through the learning without a clock.
+  void lane_started(int lane, std::int64_t at_ns);
+  void lane_ended(int lane, std::int64_t at_ns);
   void learn();
 
  private:
