@@ -170,22 +170,50 @@ ObservedOrder observe_order(int n, std::int64_t count) {
 
 }  // namespace
 
+namespace {
+
+/// Which A_j each slot 1..count of C holds after one sweep of the aliased batch of observe_order:
+/// the kernel runs `group` consecutive items an iteration, reading their A before writing their C.
+/// Ascending one at a time copies A_0 into every slot; descending shifts each item up by one.
+std::vector<std::int64_t> sources(std::int64_t count, std::int64_t group, bool backward) {
+  std::vector<std::int64_t> slot(std::size_t(count) + 1);  // slot s holds A_(slot[s])
+  for (std::int64_t s = 0; s <= count; ++s) slot[std::size_t(s)] = s;
+  const std::int64_t groups = (count + group - 1) / group;
+  for (std::int64_t g = 0; g < groups; ++g) {
+    const std::int64_t first = (backward ? groups - 1 - g : g) * group;
+    const std::int64_t last = std::min(first + group, count);
+    std::vector<std::int64_t> read(slot.begin() + first, slot.begin() + last);
+    for (std::int64_t i = first; i < last; ++i) slot[std::size_t(i) + 1] = read[std::size_t(i - first)];
+  }
+  return std::vector<std::int64_t>(slot.begin() + 1, slot.end());
+}
+
+}  // namespace
+
 TEST_CASE("sweep order: a specialized chunk sweeps the other way on its next call", "[batched][sweep]") {
   for (int n : kSweptSizes) {
     CAPTURE(n);
-    const auto o = observe_order(n, 9);
+    const std::int64_t count = 9;
+    const auto o = observe_order(n, count);
     REQUIRE(o.ascending != o.descending);
-    // With B the identity and C_i = A_(i + 1), ascending copies A_0 into every later item, one at a
-    // time; descending shifts each item up by one. Any other order, even inside a group of items
-    // a kernel runs per iteration, leaves another pattern.
+    // With B the identity and C_i = A_(i + 1), the result shows the order of the sweep, down to the
+    // group of items a kernel runs an iteration (AVX-512's 2 x 2 kernel runs two); any other order
+    // leaves another pattern.
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
+    const std::int64_t group = n == 2 ? 2 : 1;
+#else
+    const std::int64_t group = 1;
+#endif
     const std::size_t size = std::size_t(n) * n;
-    const auto a0 = random_values(size * 10, 4);
-    for (std::size_t k = 1; k <= 9; ++k) {
+    const auto a0 = random_values(size * std::size_t(count + 1), 4);
+    const auto up = sources(count, group, false), down = sources(count, group, true);
+    for (std::int64_t k = 1; k <= count; ++k) {
       CAPTURE(k);
-      CHECK(std::equal(o.ascending.begin() + long(k * size), o.ascending.begin() + long((k + 1) * size),
-                       a0.begin()));
-      CHECK(std::equal(o.descending.begin() + long(k * size), o.descending.begin() + long((k + 1) * size),
-                       a0.begin() + long((k - 1) * size)));
+      const long at = long(std::size_t(k) * size);
+      CHECK(std::equal(o.ascending.begin() + at, o.ascending.begin() + at + long(size),
+                       a0.begin() + long(std::size_t(up[std::size_t(k - 1)]) * size)));
+      CHECK(std::equal(o.descending.begin() + at, o.descending.begin() + at + long(size),
+                       a0.begin() + long(std::size_t(down[std::size_t(k - 1)]) * size)));
     }
     CHECK(o.calls[0] == o.ascending);
     CHECK(o.calls[1] == o.descending);
