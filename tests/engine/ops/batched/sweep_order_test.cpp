@@ -168,10 +168,6 @@ ObservedOrder observe_order(int n, std::int64_t count) {
   return o;
 }
 
-}  // namespace
-
-namespace {
-
 /// Which A_j each slot 1..count of C holds after one sweep of the aliased batch of observe_order:
 /// the kernel runs `group` consecutive items an iteration, reading their A before writing their C.
 /// Ascending one at a time copies A_0 into every slot; descending shifts each item up by one.
