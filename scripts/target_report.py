@@ -202,7 +202,8 @@ ARTEFACT_RATIO, ARTEFACT_INTERVAL = 1.25, 1.1
 def _route(row):
     """The route a batched engine row took, from its metrics (None: no route recorded)."""
     keys = {k: v for k, v in _metrics(row).items()
-            if k.startswith("route.") and k not in ("route.tuned", "route.items", "route.first_lane_items")}
+            if k.startswith("route.") and k not in ("route.tuned", "route.items", "route.first_lane_items",
+                                                    "route.fan_out_withheld")}
     return tuple(sorted(keys.items())) or None
 
 

@@ -235,7 +235,8 @@ bool BatchThresholds::operator==(const BatchThresholds& o) const {
   return vendor_batch_max_item_dim == o.vendor_batch_max_item_dim && outer_min_items == o.outer_min_items &&
          outer_min_items_per_lane == o.outer_min_items_per_lane &&
          lane_item_overhead_ns == o.lane_item_overhead_ns && lane_muladds_per_ns == o.lane_muladds_per_ns &&
-         lane_min_work_ns == o.lane_min_work_ns && direct_contraction_muladds == o.direct_contraction_muladds;
+         lane_min_work_ns == o.lane_min_work_ns &&
+         direct_contraction_muladds == o.direct_contraction_muladds && check_fan_out == o.check_fan_out;
 }
 
 }  // namespace tfbench

@@ -67,6 +67,7 @@ std::size_t PlanKey::hash() const {
   mix(seed, hash_double(t.lane_muladds_per_ns));
   mix(seed, hash_double(t.lane_min_work_ns));
   mix(seed, t.direct_contraction_muladds ? hash_double(*t.direct_contraction_muladds) : 0xd1ec7u);
+  mix(seed, t.check_fan_out ? 1 : 0);
   mix(seed, std::hash<const void*>()(batch_policy.tuning.get()));
   return seed;
 }

@@ -65,7 +65,7 @@ TEST_CASE("Plan keys differ in every part and hash consistently", "[exec][plan]"
   REQUIRE(same == base);
   REQUIRE(same.hash() == base.hash());
 
-  std::vector<PlanKey> changed(7, base);
+  std::vector<PlanKey> changed(8, base);
   changed[0].operation = "contract:ij,jk->ki";
   changed[1].dtype = "f32";
   changed[2].shapes.back() = 5;
@@ -73,6 +73,7 @@ TEST_CASE("Plan keys differ in every part and hash consistently", "[exec][plan]"
   changed[4].provider_generation += 1;
   changed[5].device.threads = 2;
   changed[6].batch_policy.thresholds.lane_min_work_ns = 1;
+  changed[7].batch_policy.thresholds.check_fan_out = false;
   for (const auto& key : changed) REQUIRE(key != base);
 
   // Rank-prefixed operands: [2,3]+[4] differs from [2]+[3,4].

@@ -65,6 +65,7 @@ class EngineSolve final : public Instance {
     if (!ran) throw_entry_error(ran.error(), "batched_solve " + variant_);
     if (!*ran) throw WorkloadError("batched_solve " + variant_ + ": " + ran->error().what());
     last_ = ran->value();
+    fan_outs_.add(last_);
   }
 
   Work work() const override { return solve_work(shape_); }
@@ -73,7 +74,11 @@ class EngineSolve final : public Instance {
     return pool_resources(backend_, [this] { run(); });
   }
 
-  std::map<std::string, double> metrics() override { return route_metrics(last_); }
+  std::map<std::string, double> metrics() override {
+    auto m = route_metrics(last_);
+    fan_outs_.add_metric(m);
+    return m;
+  }
 
  private:
   SolveShape shape_;
@@ -83,6 +88,7 @@ class EngineSolve final : public Instance {
   typename Operands::Backend backend_;
   System<T, Operands> sys_;
   ops::BatchRun last_;
+  FanOutTally fan_outs_;
 };
 
 template <class T, class Operands>

@@ -47,6 +47,16 @@ std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
   return m;
 }
 
+void FanOutTally::add(const ops::BatchRun& run) {
+  if (!run.fan_out_withheld) return;
+  ++checked_;
+  if (*run.fan_out_withheld) ++withheld_;
+}
+
+void FanOutTally::add_metric(std::map<std::string, double>& metrics) const {
+  if (checked_ > 0) metrics["route.fan_out_withheld"] = static_cast<double>(withheld_) / checked_;
+}
+
 std::optional<std::string> engine_refusal(
     const std::string& key, const RunContext& ctx,
     const std::function<Result<ops::BatchRun, ops::BatchedError>(Session&)>& op) {

@@ -8,6 +8,7 @@
 #include "tfbench/engine/ops/batched/options.hpp"
 #include "tfbench/workloads/family.hpp"
 
+#include <cstdint>
 #include <functional>
 #include <map>
 #include <optional>
@@ -33,6 +34,19 @@ ops::BatchedOptions batched_options(const EngineStrategy& s);
 /// route.provider.<name> (metrics hold numbers only); route.prefetch, route.streaming_stores and
 /// route.first_lane_items where the run reports them.
 std::map<std::string, double> route_metrics(const ops::BatchRun& run);
+
+/// The calls of an instance whose route was a fan-out Auto chose, and how many of them the engine's
+/// fan-out check ran on the calling thread instead (BatchRun::fan_out_withheld).
+class FanOutTally {
+ public:
+  void add(const ops::BatchRun& run);
+  /// route.fan_out_withheld: the share of those calls (0 to 1); nothing where no call was checked.
+  void add_metric(std::map<std::string, double>& metrics) const;
+
+ private:
+  std::int64_t checked_ = 0;
+  std::int64_t withheld_ = 0;
+};
 
 /// Why the engine cannot run `op` here, asked of the engine itself: `op` runs once on a tiny problem
 /// of the case's item shape in a session of a backend like the worker's. Empty when it ran, or when

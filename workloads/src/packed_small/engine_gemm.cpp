@@ -101,6 +101,7 @@ class EngineGemm final : public Instance {
     if (!ran) throw_entry_error(ran.error(), "packed_small " + variant_);
     if (!*ran) throw WorkloadError("packed_small " + variant_ + ": " + ran->error().what());
     last_ = ran->value();
+    fan_outs_.add(last_);
   }
 
   /// After a run: whether the route it took stored C with non-temporal stores.
@@ -112,6 +113,7 @@ class EngineGemm final : public Instance {
 
   std::map<std::string, double> metrics() override {
     auto m = route_metrics(last_);
+    fan_outs_.add_metric(m);
     if (operands_) m.merge(shared_by_metric(operands_));
     return m;
   }
@@ -134,6 +136,7 @@ class EngineGemm final : public Instance {
   std::shared_ptr<CaseOperands<T>> operands_;  // before the owners that adopt its memory
   typename Operands::Owner a_, b_, c_;
   ops::BatchRun last_;
+  FanOutTally fan_outs_;
 };
 
 /// The case's item shape and layout on a two-item batch, run once in `session`.

@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "fan_out_check.hpp"
 #include "specialized_gemm.hpp"
 #include "specialized_solve.hpp"
 #include "tfbench/engine/ops/item_providers.hpp"
@@ -20,6 +21,8 @@ struct ItemsRoute {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
+  bool checked =
+      false;  // OuterParallel chosen by Auto: the fan-out check may withhold it (fan_out_check.hpp)
 };
 
 /// Whether `provider` can compute this batch on a space of this kind (dtype, layout, scalars).
@@ -34,14 +37,17 @@ template <class T>
 bool streams_c_on(ops::ItemProvider provider, const GemmBatch<T>& g);
 
 /// C_i = alpha A_i B_i + beta C_i on `space` along `route`; returns the items lane 0 ran (the batch's
-/// count on one lane; an OpenMP fan-out's learned split, lane_balance.hpp).
+/// count on one lane; an OpenMP fan-out's learned split, lane_balance.hpp) and whether the fan-out
+/// check ran the batch on the calling thread (run_lanes.hpp).
 template <class Space, class T>
-std::int64_t execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
+LanesRan execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
 
-/// A solve's outcome: its singular items and the items lane 0 ran (as execute_gemm's).
+/// A solve's outcome: its singular items, the items lane 0 ran and whether the fan-out was withheld
+/// (as execute_gemm's).
 struct SolveRan {
   SingularItems singular;
   std::int64_t first_lane_items = 0;
+  bool fan_out_withheld = false;
 };
 
 /// X_i = A_i^{-1} B_i on `space` along `route`; reports the singular items (X of a singular item is

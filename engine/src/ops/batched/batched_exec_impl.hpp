@@ -50,7 +50,7 @@ struct LaneSolveReduce {
 
 template <class Space, class Chunk>
 SolveRan run_solve_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-                         const std::uint64_t shape, const Chunk& chunk) {
+                         const std::uint64_t shape, const bool checked, const Chunk& chunk) {
   if (count <= 0) return {};
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
@@ -60,13 +60,15 @@ SolveRan run_solve_lanes(const char* label, const Space& space, int lanes, const
       // Merged as the lanes finish (one uncontended lock per lane): no slot per lane to allocate.
       SolveRan ran;
       std::mutex merging;
-      ran.first_lane_items =
-          balanced_openmp_lanes(lanes, space.concurrency(), count, shape,
+      const LanesRan lanes_ran =
+          balanced_openmp_lanes(lanes, space.concurrency(), count, shape, checked,
                                 [&](const int lane, const std::int64_t begin, const std::int64_t end) {
                                   const SingularItems items = chunk(lane, begin, end);
                                   const std::lock_guard<std::mutex> lock(merging);
                                   ran.singular.merge(items);
                                 });
+      ran.first_lane_items = lanes_ran.first_lane_items;
+      ran.fan_out_withheld = lanes_ran.fan_out_withheld;
       return ran;
     }
   }
@@ -124,30 +126,33 @@ bool solve_provider_applies(const ops::ItemProvider provider, const SolveBatch<T
 }
 
 template <class Space, class T>
-std::int64_t execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g) {
+LanesRan execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g) {
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = g.count();
-  if (count <= 0 || g.m() == 0 || g.n() == 0) return count > 0 ? count : 0;
+  if (count <= 0 || g.m() == 0 || g.n() == 0) return {count > 0 ? count : 0, false};
   const int lanes =
       batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count);
-  // What sets an item's cost, for the lanes' learned split: the route, the dimensions, the layout.
-  const std::uint64_t shape =
-      shape_key({static_cast<std::int64_t>(route.provider), g.m(), g.n(), g.k(), std::int64_t(sizeof(T)),
-                 route.prefetch, route.stream_c, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs});
+  // What sets an item's cost, for the lanes' learned split and the fan-out check: the route, the
+  // dimensions, the layout. Not hashed for one lane (a sixth of a call of two 2 x 2 items).
+  const std::uint64_t shape = lanes > 1 ? shape_key({static_cast<std::int64_t>(route.provider), g.m(), g.n(),
+                                                     g.k(), std::int64_t(sizeof(T)), route.prefetch,
+                                                     route.stream_c, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs})
+                                        : 0;
+  const bool checked = route.checked;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
       return with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
         return run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape,
-                         chunk);
+                         checked, chunk);
       });
     case ops::ItemProvider::KokkosBatched:
       return run_lanes("tfbench::engine::ops::batched_gemm::kokkosbatched", space, lanes, count, shape,
-                       KokkosBatchedGemmChunk<T, MemSpace>{g});
+                       checked, KokkosBatchedGemmChunk<T, MemSpace>{g});
     case ops::ItemProvider::Libxsmm:
       if constexpr (is_host_space<Space>()) {
         const bool stream_c = route.stream_c && libxsmm_streams_c(g);
         if (const auto kernel = libxsmm_kernel_for(g, route.prefetch, stream_c)) {
-          return run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count, shape,
+          return run_lanes("tfbench::engine::ops::batched_gemm::libxsmm", space, lanes, count, shape, checked,
                            XsmmGemmChunk<T>{g, kernel, route.prefetch, stream_c});
         }
       }
@@ -158,10 +163,10 @@ std::int64_t execute_gemm(const Space& space, const ItemsRoute& route, const Gem
       } else {
         vendor_gemm_items(space, g);
       }
-      return count;
+      return {count, false};
     case ops::ItemProvider::VendorBatched:
       vendor_gemm_batched(space, g);
-      return count;
+      return {count, false};
   }
   throw std::logic_error("tfbench: batched_gemm route executed with a provider that does not apply");
 }
@@ -184,17 +189,18 @@ SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveB
                                                       "tfbench::engine::ops::batched_solve::factor_scratch"),
                                    std::size_t(lanes) * s.n() * s.n());
   }
-  const std::uint64_t shape = shape_key(
-      {static_cast<std::int64_t>(route.provider), s.n(), s.nrhs(), std::int64_t(sizeof(T)), s.a.bs, s.b.bs});
+  const std::uint64_t shape = lanes > 1 ? shape_key({static_cast<std::int64_t>(route.provider), s.n(),
+                                                     s.nrhs(), std::int64_t(sizeof(T)), s.a.bs, s.b.bs})
+                                        : 0;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
       return with_specialized_solve_chunk(s, scratch.data(), [&](const auto& chunk) {
         return run_solve_lanes("tfbench::engine::ops::batched_solve::specialized", space, lanes, count, shape,
-                               chunk);
+                               route.checked, chunk);
       });
     case ops::ItemProvider::KokkosBatched:
       return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count, shape,
-                             KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
+                             route.checked, KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
     case ops::ItemProvider::Blas:
       if constexpr (is_host_space<Space>()) return {lapack_solve_items(s), count};
       break;

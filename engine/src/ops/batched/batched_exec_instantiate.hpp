@@ -4,10 +4,10 @@
 
 #include "batched_exec_impl.hpp"
 
-#define TFBENCH_BATCHED_INSTANTIATE_SPACE(Space, T)                                                   \
-  template bool gemm_provider_applies<Space, T>(ops::ItemProvider, const GemmBatch<T>&);              \
-  template bool solve_provider_applies<Space, T>(ops::ItemProvider, const SolveBatch<T>&);            \
-  template std::int64_t execute_gemm<Space, T>(const Space&, const ItemsRoute&, const GemmBatch<T>&); \
+#define TFBENCH_BATCHED_INSTANTIATE_SPACE(Space, T)                                               \
+  template bool gemm_provider_applies<Space, T>(ops::ItemProvider, const GemmBatch<T>&);          \
+  template bool solve_provider_applies<Space, T>(ops::ItemProvider, const SolveBatch<T>&);        \
+  template LanesRan execute_gemm<Space, T>(const Space&, const ItemsRoute&, const GemmBatch<T>&); \
   template SolveRan execute_solve<Space, T>(const Space&, const ItemsRoute&, const SolveBatch<T>&);
 
 #if defined(KOKKOS_ENABLE_SERIAL)

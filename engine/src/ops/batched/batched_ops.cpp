@@ -87,9 +87,9 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
         g.c.data = acquire_output<T, Space>(nullptr, output, m * n * count,
                                             "tfbench::engine::ops::batched_gemm::output");
       }
-      const std::int64_t first_lane_items = execute_gemm(space, selected.items_route(), g);
+      const LanesRan ran = execute_gemm(space, selected.items_route(), g);
       // Only a route that asked for streaming stores can have streamed C.
-      return selected.run(count, first_lane_items, selected.stream_c && streams_c_on(selected.provider, g));
+      return selected.run(count, ran, selected.stream_c && streams_c_on(selected.provider, g));
     });
   });
 }
@@ -158,7 +158,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
             singular.count};
         return unexpected(std::move(e));
       }
-      return selected.run(count, ran.first_lane_items);
+      return selected.run(count, LanesRan{ran.first_lane_items, ran.fan_out_withheld});
     });
   });
 }

@@ -192,6 +192,7 @@ struct SelectedRoute {
   bool tuned = false;     // taken from the policy's AutoTuning
   bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: C in streaming stores where the items allow
+  bool checked = false;   // Auto's OuterParallel, which the fan-out check may withhold (fan_out_check.hpp)
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
     switch (route.strategy) {
@@ -207,15 +208,16 @@ struct SelectedRoute {
       default:
         break;
     }
-    return {mode, route.lanes, provider, prefetch, stream_c};
+    return {mode, route.lanes, provider, prefetch, stream_c, checked};
   }
-  /// The report of the route; `first_lane_items`: what execute_gemm/execute_solve returned; `c_streams`:
-  /// whether the provider could stream this GEMM's C (streams_c_on; empty for a solve).
-  ops::BatchRun run(std::int64_t items, std::int64_t first_lane_items,
+  /// The report of the call; `ran`: what execute_gemm/execute_solve returned; `c_streams`: whether the
+  /// provider could stream this GEMM's C (streams_c_on; empty for a solve).
+  ops::BatchRun run(std::int64_t items, const LanesRan& ran,
                     std::optional<bool> c_streams = std::nullopt) const {
     ops::BatchRun r{route.strategy, route.lanes,  provider,     items,
                     tuned,          std::nullopt, std::nullopt, std::nullopt};
-    if (route.strategy == BatchStrategy::OuterParallel) r.first_lane_items = first_lane_items;
+    if (route.strategy == BatchStrategy::OuterParallel) r.first_lane_items = ran.first_lane_items;
+    if (checked) r.fan_out_withheld = ran.fan_out_withheld;
     if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
     if (c_streams && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
       r.streaming_stores = stream_c && *c_streams;

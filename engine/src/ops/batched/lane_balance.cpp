@@ -9,6 +9,10 @@
 #include <cmath>
 #include <limits>
 
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDACC__)
+#include <x86intrin.h>
+#endif
+
 #include "item_batch.hpp"
 
 namespace tfbench::impl::batched {
@@ -26,12 +30,6 @@ std::atomic<std::uint64_t> g_leads[1 << kTableBits];
 std::uint64_t mix(std::uint64_t seed, std::uint64_t value) {
   seed ^= value + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
   return seed;
-}
-
-std::int64_t now_ns() {
-  return std::chrono::duration_cast<std::chrono::nanoseconds>(
-             std::chrono::steady_clock::now().time_since_epoch())
-      .count();
 }
 
 std::uint64_t entry_key(std::uint64_t shape, std::int64_t count, int lanes) {
@@ -84,17 +82,27 @@ void LaneSplit::chunk(const int lane, std::int64_t& begin, std::int64_t& end) co
   end += first;
 }
 
-std::int64_t next_lead_q(const LaneSplit& split, const std::int64_t lead_q, const std::int64_t first_ns,
-                         const std::int64_t late_ns) {
+std::int64_t next_lead_q(const LaneSplit& split, const std::int64_t lead_q, const std::int64_t first_ticks,
+                         const std::int64_t late_ticks) {
   const std::int64_t bound_q = max_lead(split.count, split.lanes) * kLeadScale;
   const std::int64_t first = split.first_items();
-  if (bound_q == 0 || first <= 0 || first_ns <= 0) return std::clamp(lead_q, -bound_q, bound_q);
+  if (bound_q == 0 || first <= 0 || first_ticks <= 0) return std::clamp(lead_q, -bound_q, bound_q);
   // Moving x items to lane 0 ends it x/rate later and each other lane x/((lanes-1) rate) earlier.
-  const double items_per_ns = static_cast<double>(first) / static_cast<double>(first_ns);
-  const double moved = static_cast<double>(late_ns) * items_per_ns * (split.lanes - 1) / split.lanes;
+  const double items_per_tick = static_cast<double>(first) / static_cast<double>(first_ticks);
+  const double moved = static_cast<double>(late_ticks) * items_per_tick * (split.lanes - 1) / split.lanes;
   const double limit = std::max<double>(1, static_cast<double>(split.count / split.lanes) / 32);
   const double step = std::clamp(moved * kGain, -limit, limit);
   return std::clamp(lead_q + static_cast<std::int64_t>(std::lround(step * kLeadScale)), -bound_q, bound_q);
+}
+
+std::int64_t lane_ticks() {
+#if (defined(__x86_64__) || defined(__i386__)) && !defined(__CUDACC__)
+  return static_cast<std::int64_t>(__rdtsc());
+#else
+  return std::chrono::duration_cast<std::chrono::nanoseconds>(
+             std::chrono::steady_clock::now().time_since_epoch())
+      .count();
+#endif
 }
 
 std::uint64_t shape_key(std::initializer_list<std::int64_t> parts) {
@@ -117,19 +125,19 @@ LaneBalance::LaneBalance(const std::uint64_t shape, const std::int64_t count, co
 }
 
 void LaneBalance::lane_started(const int lane) {
-  if (timed_ && lane == 0) lane_started(lane, now_ns());
+  if (timed_ && lane == 0) lane_started(lane, lane_ticks());
 }
 
 void LaneBalance::lane_ended(const int lane) {
-  if (timed_) lane_ended(lane, now_ns());
+  if (timed_) lane_ended(lane, lane_ticks());
 }
 
-void LaneBalance::lane_started(const int lane, const std::int64_t at_ns) {
-  if (timed_ && lane == 0) first_start_.store(at_ns, std::memory_order_relaxed);
+void LaneBalance::lane_started(const int lane, const std::int64_t at) {
+  if (timed_ && lane == 0) first_start_.store(at, std::memory_order_relaxed);
 }
 
-void LaneBalance::lane_ended(const int lane, const std::int64_t at_ns) {
-  if (timed_) ends_[lane].store(at_ns, std::memory_order_release);
+void LaneBalance::lane_ended(const int lane, const std::int64_t at) {
+  if (timed_) ends_[lane].store(at, std::memory_order_release);
 }
 
 void LaneBalance::learn() {
@@ -138,8 +146,8 @@ void LaneBalance::learn() {
   std::int64_t last_other = std::numeric_limits<std::int64_t>::min();
   for (int lane = 1; lane < split_.lanes; ++lane)
     last_other = std::max(last_other, ends_[lane].load(std::memory_order_acquire));
-  const std::int64_t first_ns = first_end - first_start_.load(std::memory_order_relaxed);
-  const std::int64_t lead = next_lead_q(split_, lead_q_, first_ns, last_other - first_end);
+  const std::int64_t first_ticks = first_end - first_start_.load(std::memory_order_relaxed);
+  const std::int64_t lead = next_lead_q(split_, lead_q_, first_ticks, last_other - first_end);
   if (lead != lead_q_) store_lead(key_, lead);
 }
 

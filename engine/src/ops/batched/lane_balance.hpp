@@ -36,12 +36,12 @@ std::int64_t max_lead(std::int64_t count, int lanes);
 inline constexpr std::int64_t kLeadScale = 16;
 
 /// The lead (in sixteenths) after one region that ran `split` with the learned `lead_q`: lane 0 ran
-/// its items in `first_ns`, and the last other lane ended `late_ns` after lane 0 did (negative:
+/// its items in `first_ticks`, and the last other lane ended `late_ticks` after lane 0 did (negative:
 /// before). Lane 0's rate converts the imbalance into items; an eighth of them moves (at most a
 /// thirty-second of an even share per call), within max_lead: one region's noise moves the split
 /// little, a lasting imbalance moves it in a few regions.
-std::int64_t next_lead_q(const LaneSplit& split, std::int64_t lead_q, std::int64_t first_ns,
-                         std::int64_t late_ns);
+std::int64_t next_lead_q(const LaneSplit& split, std::int64_t lead_q, std::int64_t first_ticks,
+                         std::int64_t late_ticks);
 
 /// One region's learning: the split to run (from what earlier regions of `shape_key` with this count
 /// and lane count learned) and the lanes' timestamps. lane_started/lane_ended are called by the
@@ -56,10 +56,10 @@ class LaneBalance {
   const LaneSplit& split() const { return split_; }
   void lane_started(int lane);
   void lane_ended(int lane);
-  /// The same at a given steady-clock time in nanoseconds (what the clockless ones read), so that a
-  /// test can replay regions of known timing through the learning without a clock.
-  void lane_started(int lane, std::int64_t at_ns);
-  void lane_ended(int lane, std::int64_t at_ns);
+  /// The same at a given time in lane_ticks (what the clockless ones read), so that a test can
+  /// replay regions of known timing through the learning without a clock.
+  void lane_started(int lane, std::int64_t at);
+  void lane_ended(int lane, std::int64_t at);
   void learn();
 
  private:
@@ -70,6 +70,11 @@ class LaneBalance {
   std::atomic<std::int64_t> first_start_{0};
   std::atomic<std::int64_t> ends_[kMaxLanes] = {};
 };
+
+/// The clock of the lanes' timing: the x86 time-stamp counter (a read cost 10 ns on the Zen 4 VM,
+/// steady_clock's 25, and a region reads it three times), elsewhere steady_clock's nanoseconds. Only
+/// intervals measured on one machine are compared (ratios and differences), never turned into seconds.
+std::int64_t lane_ticks();
 
 /// A shape key from the values that set an item's cost (provider, dimensions, element size, flags).
 std::uint64_t shape_key(std::initializer_list<std::int64_t> parts);

@@ -14,7 +14,9 @@ std::string describe(const BatchRun& run) {
   s += std::string(" ") + name(run.provider);
   if (run.prefetch && *run.prefetch) s += "+prefetch";
   if (run.streaming_stores && *run.streaming_stores) s += "+nt-stores";
-  return run.tuned ? s + " (tuned)" : s;
+  if (run.tuned) s += " (tuned)";
+  if (run.fan_out_withheld && *run.fan_out_withheld) s += ", withheld: ran on the calling thread";
+  return s;
 }
 
 const char* name(BatchedErrc code) {

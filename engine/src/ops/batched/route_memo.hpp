@@ -73,6 +73,7 @@ class RouteKey {
     push_bits(t.lane_muladds_per_ns);
     push_bits(t.lane_min_work_ns);
     push_optional(t.direct_contraction_muladds);
+    push(t.check_fan_out);
     push(static_cast<std::int64_t>(policy.tuning ? policy.tuning->serial() : 0));
     push(options.provider ? 1 + static_cast<std::int64_t>(*options.provider) : 0,
          static_cast<std::int64_t>(options.pivoting), options.prefetch ? 1 + *options.prefetch : 0,
@@ -101,12 +102,12 @@ class RouteKey {
   }
 
   // 7 context + 1 provider set + 4 strategy and thresholds + 6 thresholds' doubles and optionals
-  // + 1 tuning + 5 options = 24, + 3 operands x 6 + 2 scalars x 2 = 46 at most. Words past size_
-  // are never read, so not zeroed (a 384-byte memset a call). size_ is not of the words' type, so
-  // that the compiler keeps it in a register across their stores (a std::size_t may alias an
-  // std::int64_t: every push reloaded and stored it, one store-to-load chain through all 46).
-  // Together with the scalars' checks out of line (facade_support.hpp): 0.246 -> 0.222 us a call of
-  // one 2 x 2 item, 0.69 -> 0.67 for 512 (probe, Zen 2 VM, 2026-12-06, three alternating runs).
+  // + 1 check_fan_out + 1 tuning + 5 options = 25, + 3 operands x 6 + 2 scalars x 2 = 47 at most. Words past
+  // size_ are never read, so not zeroed (a 384-byte memset a call). size_ is not of the words' type, so that
+  // the compiler keeps it in a register across their stores (a std::size_t may alias an std::int64_t: every
+  // push reloaded and stored it, one store-to-load chain through all 46). Together with the scalars' checks
+  // out of line (facade_support.hpp): 0.246 -> 0.222 us a call of one 2 x 2 item, 0.69 -> 0.67 for 512
+  // (probe, Zen 2 VM, 2026-12-06, three alternating runs).
   static constexpr std::uint32_t kWords = 48;
   std::array<std::int64_t, kWords> words_;
   std::uint32_t size_ = 0;

@@ -113,6 +113,13 @@ bool builtin_stream_c(ops::ItemProvider provider, bool streaming) {
   return provider == ops::ItemProvider::Specialized && streaming;
 }
 
+/// Whether `route` is a fan-out Auto chose (not one the policy forces) that the fan-out check may
+/// withhold: unless the thresholds turn the check off.
+bool checked_fan_out(const BatchPolicy& policy, const BatchRoute& route) {
+  return policy.strategy == BatchStrategy::Auto && policy.thresholds.check_fan_out &&
+         route.strategy == BatchStrategy::OuterParallel && route.lanes > 1;
+}
+
 /// The tuning's choice for the problem's class, if one applies and can run here: its provider with
 /// its strategy, else with Auto's fan-out for that provider (a strategy measured outside a lane cannot
 /// fan out inside one). Empty: the built-in preference decides.
@@ -137,9 +144,13 @@ std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPoli
   for (BatchStrategy strategy : {choice->strategy.value_or(BatchStrategy::Auto), BatchStrategy::Auto}) {
     chosen.strategy = strategy;
     if (auto route = resolve_batch_route(session.context(), chosen, problem, candidates))
-      return SelectedRoute{*route, p, true, options.prefetch.value_or(choice->prefetch.value_or(streaming)),
+      return SelectedRoute{*route,
+                           p,
+                           true,
+                           options.prefetch.value_or(choice->prefetch.value_or(streaming)),
                            options.streaming_stores.value_or(
-                               choice->streaming_stores.value_or(builtin_stream_c(p, streaming)))};
+                               choice->streaming_stores.value_or(builtin_stream_c(p, streaming))),
+                           checked_fan_out(policy, *route)};
   }
   return std::nullopt;
 }
@@ -210,8 +221,12 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
   }
   const ops::ItemProvider provider =
       ops::item_provider_of(route->provider).value_or(ops::ItemProvider::Specialized);
-  return SelectedRoute{*route, provider, false, options.prefetch.value_or(streaming),
-                       options.streaming_stores.value_or(builtin_stream_c(provider, streaming))};
+  return SelectedRoute{*route,
+                       provider,
+                       false,
+                       options.prefetch.value_or(streaming),
+                       options.streaming_stores.value_or(builtin_stream_c(provider, streaming)),
+                       checked_fan_out(policy, *route)};
 }
 
 }  // namespace tfbench::impl::batched

@@ -10,6 +10,7 @@
 #include <limits>
 #include <type_traits>
 
+#include "fan_out_check.hpp"
 #include "item_batch.hpp"
 #include "lane_balance.hpp"
 
@@ -74,21 +75,38 @@ void openmp_lanes(const int lanes, const int pool, const LaneFn& lane_fn) {
 }
 
 /// openmp_lanes over the chunks of a learned split (lane_balance.hpp): chunk_fn(lane, begin, end).
-/// `shape` keys what is learned: batches of one shape, count and lane count share a split. Returns the
-/// items lane 0 ran.
+/// `shape` keys what is learned: batches of one shape, count and lane count share a split. `checked`
+/// (Auto chose the fan-out): the fan-out check may run the whole batch as chunk_fn(0, 0, count) on the
+/// calling thread instead.
 template <class ChunkFn>
-std::int64_t balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
-                                   const std::uint64_t shape, const ChunkFn& chunk_fn) {
-  LaneBalance balance(shape, count, lanes, one_thread_per_lane(lanes, pool));
-  openmp_lanes(lanes, pool, [&](const int lane) {
-    balance.lane_started(lane);
-    std::int64_t begin = 0, end = 0;
-    balance.split().chunk(lane, begin, end);
-    chunk_fn(lane, begin, end);
-    balance.lane_ended(lane);
-  });
-  balance.learn();
-  return balance.split().first_items();
+LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
+                               const std::uint64_t shape, const bool checked, const ChunkFn& chunk_fn) {
+  const bool own_threads = one_thread_per_lane(lanes, pool);
+  LaneBalance balance(shape, count, lanes, own_threads);
+  const auto fan_out = [&] {
+    openmp_lanes(lanes, pool, [&](const int lane) {
+      balance.lane_started(lane);
+      std::int64_t begin = 0, end = 0;
+      balance.split().chunk(lane, begin, end);
+      chunk_fn(lane, begin, end);
+      balance.lane_ended(lane);
+    });
+    balance.learn();
+    return balance.split().first_items();
+  };
+  // Checked where each lane has a thread of its own (a smaller team or a nested region is not the
+  // fan-out Auto chose).
+  if (!checked || !own_threads) return {fan_out(), false};
+  FanOutCheck check(shape, count, lanes);
+  const std::int64_t start = lane_ticks();
+  if (!check.fan_out()) {
+    chunk_fn(0, 0, count);
+    check.ran_sequential(lane_ticks() - start);
+    return {count, true};
+  }
+  const std::int64_t first = fan_out();
+  check.ran_fan_out(lane_ticks() - start);
+  return {first, false};
 }
 
 /// The lanes a batch of `count` items runs in: the route's on a host space; on a device space one item
@@ -108,12 +126,12 @@ inline int batch_lanes(const bool host_space, const int route_lanes, const std::
 
 /// chunk(lane, begin, end) for `lanes` contiguous chunks of [0, count) on `space`. With lanes <= 1
 /// on a host space the chunk runs on the calling thread (an OpenMP region costs 0.5-1.7 us). In the
-/// engine's own OpenMP region the chunks follow the split learned for `shape` (balanced_openmp_lanes);
-/// elsewhere they are even. Returns the items lane 0 ran (`count` on one lane).
+/// engine's own OpenMP region the chunks follow the split learned for `shape` (balanced_openmp_lanes),
+/// and a `checked` fan-out may run on the calling thread instead; elsewhere they are even.
 template <class Space, class Chunk>
-std::int64_t run_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
-                       const std::uint64_t shape, const Chunk& chunk) {
-  if (count <= 0) return 0;
+LanesRan run_lanes(const char* label, const Space& space, int lanes, const std::int64_t count,
+                   const std::uint64_t shape, const bool checked, const Chunk& chunk) {
+  if (count <= 0) return {};
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes <= 1) {
     if constexpr (is_host_space<Space>()) {
@@ -122,7 +140,7 @@ std::int64_t run_lanes(const char* label, const Space& space, int lanes, const s
       Kokkos::parallel_for(
           label, Kokkos::RangePolicy<Space>(space, 0, 1), KOKKOS_LAMBDA(const int) { chunk(0, 0, count); });
     }
-    return count;
+    return {count, false};
   }
   const auto lane_chunk_fn = KOKKOS_LAMBDA(const int lane) {
     std::int64_t begin = 0, end = 0;
@@ -131,11 +149,11 @@ std::int64_t run_lanes(const char* label, const Space& space, int lanes, const s
   };
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
-      return balanced_openmp_lanes(lanes, space.concurrency(), count, shape, chunk);
+      return balanced_openmp_lanes(lanes, space.concurrency(), count, shape, checked, chunk);
     }
   }
   Kokkos::parallel_for(label, Kokkos::RangePolicy<Space>(space, 0, lanes), lane_chunk_fn);
-  return LaneSplit{count, lanes, 0}.first_items();
+  return {LaneSplit{count, lanes, 0}.first_items(), false};
 }
 
 }  // namespace tfbench::impl::batched

@@ -14,6 +14,7 @@
 #include <vector>
 
 #include "batched_test_support.hpp"
+#include "ops/batched/fan_out_check.hpp"
 #include "ops/batched/host_providers.hpp"
 #include "test_context.hpp"
 #include "tfbench/engine/exec/backend.hpp"
@@ -92,6 +93,10 @@ bool all_equal(const HostT& t, double v) {
 /// most half an even share; docs/ops-batched.md, "The lanes' split").
 void check_first_lane_items(const tfbench::ops::BatchRun& run) {
   REQUIRE(run.first_lane_items.has_value());
+  if (run.fan_out_withheld.value_or(false)) {  // Auto's fan-out withheld: the calling thread ran them all
+    CHECK(*run.first_lane_items == run.items);
+    return;
+  }
   const std::int64_t lanes = std::min<std::int64_t>(run.lanes, run.items);
   const std::int64_t even = (run.items + lanes - 1) / lanes, lead = run.items / lanes / 2;
   CHECK(*run.first_lane_items >= even - lead);
@@ -158,6 +163,66 @@ TEST_CASE("batched_gemm_into: every strategy and provider matches the reference 
                       CHECK_FALSE(run->first_lane_items.has_value());  // one lane: no split to report
                     }
                     CHECK(gemm_error(av, bv, c.view(), c0, 1.0, cs.beta) <= 1e-12);
+                  }
+                }
+              })
+              .has_value());
+}
+
+TEST_CASE(
+    "batched_gemm_into: Auto's fan-out is checked on its calls and withheld while slower; a forced one "
+    "never is",
+    "[batched][facade][fan-out-check]") {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                if (s.context().space != tfbench::ExecSpaceKind::OpenMP || !s.context().can_fan_out()) {
+                  SUCCEED("no fan-out in this context");
+                  return;
+                }
+                // 64 items of 2 x 2: tens of nanoseconds of work against a region's fork and join
+                // (0.4-3 us), so the calling thread alone is faster wherever this runs.
+                const Index n = 2, batch = 64;
+                auto a = random_tensor(n, n, batch, 11), b = random_tensor(n, n, batch, 12);
+                const auto av = a.view();
+                const auto bv = b.view();
+                const std::vector<double> c0(std::size_t(n * n * batch), 7.0);
+                BatchPolicy cheap_lanes;  // Auto, its model fanning out any batch
+                cheap_lanes.thresholds.lane_min_work_ns = 0;
+                const auto run_with = [&](const BatchPolicy& policy) {
+                  HostT c = HostT::from_col_major({n, n, batch}, c0);
+                  auto cw = c.view_mut();
+                  auto run = tfbench::ops::batched_gemm_into(s, av, bv, cw, 1.0, 0.0, {policy, {}, {}});
+                  REQUIRE(run.has_value());
+                  CHECK(gemm_error(av, bv, c.view(), c0, 1.0, 0.0) <= 1e-12);
+                  return run.value();
+                };
+                tfbench::impl::batched::FanOutCheck::reset_thread();
+                int withheld = 0;
+                const int calls = 200;
+                for (int call = 0; call < calls; ++call) {
+                  const auto run = run_with(cheap_lanes);
+                  REQUIRE(run.strategy == BatchStrategy::OuterParallel);  // Auto's route, withheld or not
+                  REQUIRE(run.fan_out_withheld.has_value());
+                  check_first_lane_items(run);
+                  if (*run.fan_out_withheld) ++withheld;
+                }
+                // Withheld from the first sequential probe on, but for a probe each kProbeEvery calls.
+                CHECK(withheld >= calls / 2);
+                CHECK(tfbench::ops::describe(run_with(cheap_lanes)).find("withheld") != std::string::npos);
+
+                // Forced, or with the check turned off: every call fans out, nothing is reported.
+                BatchPolicy forced = cheap_lanes;
+                forced.strategy = BatchStrategy::OuterParallel;
+                BatchPolicy unchecked = cheap_lanes;
+                unchecked.thresholds.check_fan_out = false;
+                for (const BatchPolicy& policy : {forced, unchecked}) {
+                  for (int call = 0; call < 50; ++call) {
+                    const auto run = run_with(policy);
+                    CHECK(run.strategy == BatchStrategy::OuterParallel);
+                    CHECK_FALSE(run.fan_out_withheld.has_value());
+                    REQUIRE(run.first_lane_items.has_value());
+                    CHECK(*run.first_lane_items < batch);
                   }
                 }
               })
@@ -718,6 +783,39 @@ TEST_CASE(
                 CHECK(streamed->streaming_stores == std::optional<bool>(true));
                 const std::vector<double> unused(std::size_t(32 * 32 * items), 0.0);
                 CHECK(gemm_error(a.view(), b.view(), c.view(), unused, 1.0, 0.0) <= 1e-12);
+              })
+              .has_value());
+}
+
+TEST_CASE("batched_solve_into: Auto's fan-out is checked too, and a withheld call solves every item",
+          "[batched][facade][fan-out-check]") {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                if (s.context().space != tfbench::ExecSpaceKind::OpenMP || !s.context().can_fan_out()) {
+                  SUCCEED("no fan-out in this context");
+                  return;
+                }
+                const Index n = 2, batch = 64, nrhs = 1;  // far less work than a fork and join
+                auto a = solve_matrices(n, batch, true, 71);
+                auto b = random_tensor(n, nrhs, batch, 72);
+                const auto av = a.view();
+                const auto bv = b.view();
+                BatchPolicy cheap_lanes;
+                cheap_lanes.thresholds.lane_min_work_ns = 0;
+                tfbench::impl::batched::FanOutCheck::reset_thread();
+                int withheld = 0;
+                for (int call = 0; call < 100; ++call) {
+                  auto x = filled(n, nrhs, batch, 0.0);
+                  auto xw = x.view_mut();
+                  const auto r = tfbench::ops::batched_solve_into(s, av, bv, xw, {cheap_lanes, {}, {}});
+                  REQUIRE(r.has_value());
+                  CHECK(r->strategy == BatchStrategy::OuterParallel);
+                  REQUIRE(r->fan_out_withheld.has_value());
+                  withheld += *r->fan_out_withheld ? 1 : 0;
+                  CHECK(residual(av, x.view(), bv) <= 1e-12);
+                }
+                CHECK(withheld >= 50);
               })
               .has_value());
 }

@@ -169,7 +169,7 @@ TEST_CASE("a region whose other lane is slower learns to give lane 0 more items"
   for (int call = 0; call < 40; ++call) {
     std::vector<std::atomic<int>> runs(count);
     std::int64_t first = 0;
-    batched::run_lanes("tfbench::tests::uneven_lanes", Kokkos::OpenMP(), 2, count, shape,
+    batched::run_lanes("tfbench::tests::uneven_lanes", Kokkos::OpenMP(), 2, count, shape, false,
                        UnevenChunk{runs.data(), &first});
     for (std::int64_t i = 0; i < count; ++i) REQUIRE(runs[i].load() == 1);  // every item once, every call
     firsts.push_back(first);
@@ -187,7 +187,7 @@ TEST_CASE("a region whose other lane is slower learns to give lane 0 more items"
   std::vector<std::atomic<int>> runs(count);
   std::int64_t first = 0;
   batched::run_lanes("tfbench::tests::uneven_lanes", Kokkos::OpenMP(), 2, count,
-                     batched::shape_key({0x7e57, 2}), UnevenChunk{runs.data(), &first});
+                     batched::shape_key({0x7e57, 2}), false, UnevenChunk{runs.data(), &first});
   CHECK(first == 32);
 }
 #endif

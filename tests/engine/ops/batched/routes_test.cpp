@@ -175,7 +175,7 @@ struct RecordChunk {
 };
 
 void record_lanes(LaneRecord& rec, int lanes, std::int64_t count) {
-  batched::run_lanes("tfbench::tests::lanes", Kokkos::OpenMP(), lanes, count, 0, RecordChunk{&rec});
+  batched::run_lanes("tfbench::tests::lanes", Kokkos::OpenMP(), lanes, count, 0, false, RecordChunk{&rec});
 }
 
 }  // namespace

@@ -47,6 +47,10 @@ struct BatchThresholds {
   /// rather than packing its operands for a GEMM. Unset: the crossover the policy's tuning measured
   /// on this machine (`tfbench tune`), else the built-in impl::kDirectItemWork. Set: used as given.
   std::optional<double> direct_contraction_muladds;
+  /// Whether a fan-out Auto chose is checked on its calls against the calling thread alone and run
+  /// there while it is slower (docs/ops-batched.md, "The fan-out check"). false: Auto's route runs as
+  /// chosen on every call. A forced OuterParallel is never checked.
+  bool check_fan_out = true;
 
   bool operator==(const BatchThresholds& o) const;
   bool operator!=(const BatchThresholds& o) const { return !(*this == o); }

@@ -57,8 +57,14 @@ struct BatchRun {
   /// split is learned from earlier regions of the batch's shape (docs/ops-batched.md, "The lanes'
   /// split"), so it can exceed an even share; elsewhere it is the even one.
   std::optional<std::int64_t> first_lane_items;
+  /// A fan-out Auto chose (not forced): whether this call ran all its items on the calling thread
+  /// instead (first_lane_items is then `items`), because the fan-out ran slower than that on this
+  /// thread's recent calls of the batch's shape, or to measure that (docs/ops-batched.md, "The fan-out
+  /// check"). `strategy` and `lanes` stay Auto's route.
+  std::optional<bool> fan_out_withheld;
 };
-/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch+nt-stores (tuned)".
+/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch+nt-stores (tuned)",
+/// "outer-parallel x2 specialized (tuned), withheld: ran on the calling thread".
 std::string describe(const BatchRun& run);
 
 enum class BatchedErrc {
