@@ -53,6 +53,8 @@ class [[nodiscard]] Result {
     return std::get<0>(std::move(state_));
   }
   T& operator*() & { return value(); }
+  const T& operator*() const& { return value(); }
+  T&& operator*() && { return std::move(*this).value(); }
   T* operator->() { return &value(); }
   const T* operator->() const { return &value(); }
 
