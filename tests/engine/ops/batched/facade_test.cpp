@@ -40,6 +40,24 @@ namespace {
 
 using HostT = Tensor<double, Rank<3>, Host>;
 
+tfbench::CpuBackend backend_for_test();
+
+/// body(session) in a session of the test's backend that fans out in the engine's own OpenMP region;
+/// in any other context nothing runs.
+template <class Body>
+void in_fan_out_session(const Body& body) {
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                if (s.context().space != tfbench::ExecSpaceKind::OpenMP || !s.context().can_fan_out()) {
+                  SUCCEED("no fan-out in this context");
+                  return;
+                }
+                body(s);
+              })
+              .has_value());
+}
+
 tfbench::CpuBackend backend_for_test() {
   tfbench::CpuBackendConfig config;
   config.space = tfbench::is_host_space(tfbench::testing::space()) ? tfbench::testing::space()
@@ -173,60 +191,53 @@ TEST_CASE(
     "batched_gemm_into: Auto's fan-out is checked on its calls and withheld while slower; a forced one "
     "never is",
     "[batched][facade][fan-out-check]") {
-  auto backend = backend_for_test();
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                if (s.context().space != tfbench::ExecSpaceKind::OpenMP || !s.context().can_fan_out()) {
-                  SUCCEED("no fan-out in this context");
-                  return;
-                }
-                // 64 items of 2 x 2: tens of nanoseconds of work against a region's fork and join
-                // (0.4-3 us), so the calling thread alone is faster wherever this runs.
-                const Index n = 2, batch = 64;
-                auto a = random_tensor(n, n, batch, 11), b = random_tensor(n, n, batch, 12);
-                const auto av = a.view();
-                const auto bv = b.view();
-                const std::vector<double> c0(std::size_t(n * n * batch), 7.0);
-                BatchPolicy cheap_lanes;  // Auto, its model fanning out any batch
-                cheap_lanes.thresholds.lane_min_work_ns = 0;
-                const auto run_with = [&](const BatchPolicy& policy) {
-                  HostT c = HostT::from_col_major({n, n, batch}, c0);
-                  auto cw = c.view_mut();
-                  auto run = tfbench::ops::batched_gemm_into(s, av, bv, cw, 1.0, 0.0, {policy, {}, {}});
-                  REQUIRE(run.has_value());
-                  CHECK(gemm_error(av, bv, c.view(), c0, 1.0, 0.0) <= 1e-12);
-                  return run.value();
-                };
-                tfbench::impl::batched::FanOutCheck::reset_thread();
-                int withheld = 0;
-                const int calls = 200;
-                for (int call = 0; call < calls; ++call) {
-                  const auto run = run_with(cheap_lanes);
-                  REQUIRE(run.strategy == BatchStrategy::OuterParallel);  // Auto's route, withheld or not
-                  REQUIRE(run.fan_out_withheld.has_value());
-                  check_first_lane_items(run);
-                  if (*run.fan_out_withheld) ++withheld;
-                }
-                // Withheld from the first sequential probe on, but for a probe each kProbeEvery calls.
-                CHECK(withheld >= calls / 2);
-                CHECK(tfbench::ops::describe(run_with(cheap_lanes)).find("withheld") != std::string::npos);
+  in_fan_out_session([&](Session& s) {
+    // 64 items of 2 x 2: tens of nanoseconds of work against a region's fork and join
+    // (0.4-3 us), so the calling thread alone is faster wherever this runs.
+    const Index n = 2, batch = 64;
+    auto a = random_tensor(n, n, batch, 11), b = random_tensor(n, n, batch, 12);
+    const auto av = a.view();
+    const auto bv = b.view();
+    const std::vector<double> c0(std::size_t(n * n * batch), 7.0);
+    BatchPolicy cheap_lanes;  // Auto, its model fanning out any batch
+    cheap_lanes.thresholds.lane_min_work_ns = 0;
+    const auto run_with = [&](const BatchPolicy& policy) {
+      HostT c = HostT::from_col_major({n, n, batch}, c0);
+      auto cw = c.view_mut();
+      auto run = tfbench::ops::batched_gemm_into(s, av, bv, cw, 1.0, 0.0, {policy, {}, {}});
+      REQUIRE(run.has_value());
+      CHECK(gemm_error(av, bv, c.view(), c0, 1.0, 0.0) <= 1e-12);
+      return run.value();
+    };
+    tfbench::impl::batched::FanOutCheck::reset_thread();
+    int withheld = 0;
+    const int calls = 200;
+    for (int call = 0; call < calls; ++call) {
+      const auto run = run_with(cheap_lanes);
+      REQUIRE(run.strategy == BatchStrategy::OuterParallel);  // Auto's route, withheld or not
+      REQUIRE(run.fan_out_withheld.has_value());
+      check_first_lane_items(run);
+      if (*run.fan_out_withheld) ++withheld;
+    }
+    // Withheld from the first sequential probe on, but for a probe each kProbeEvery calls.
+    CHECK(withheld >= calls / 2);
+    CHECK(tfbench::ops::describe(run_with(cheap_lanes)).find("withheld") != std::string::npos);
 
-                // Forced, or with the check turned off: every call fans out, nothing is reported.
-                BatchPolicy forced = cheap_lanes;
-                forced.strategy = BatchStrategy::OuterParallel;
-                BatchPolicy unchecked = cheap_lanes;
-                unchecked.thresholds.check_fan_out = false;
-                for (const BatchPolicy& policy : {forced, unchecked}) {
-                  for (int call = 0; call < 50; ++call) {
-                    const auto run = run_with(policy);
-                    CHECK(run.strategy == BatchStrategy::OuterParallel);
-                    CHECK_FALSE(run.fan_out_withheld.has_value());
-                    REQUIRE(run.first_lane_items.has_value());
-                    CHECK(*run.first_lane_items < batch);
-                  }
-                }
-              })
-              .has_value());
+    // Forced, or with the check turned off: every call fans out, nothing is reported.
+    BatchPolicy forced = cheap_lanes;
+    forced.strategy = BatchStrategy::OuterParallel;
+    BatchPolicy unchecked = cheap_lanes;
+    unchecked.thresholds.check_fan_out = false;
+    for (const BatchPolicy& policy : {forced, unchecked}) {
+      for (int call = 0; call < 50; ++call) {
+        const auto run = run_with(policy);
+        CHECK(run.strategy == BatchStrategy::OuterParallel);
+        CHECK_FALSE(run.fan_out_withheld.has_value());
+        REQUIRE(run.first_lane_items.has_value());
+        CHECK(*run.first_lane_items < batch);
+      }
+    }
+  });
 }
 
 TEST_CASE("batched_gemm_into: the specialized kernels of every compile-time size scale by alpha and beta",
@@ -789,35 +800,28 @@ TEST_CASE(
 
 TEST_CASE("batched_solve_into: Auto's fan-out is checked too, and a withheld call solves every item",
           "[batched][facade][fan-out-check]") {
-  auto backend = backend_for_test();
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                if (s.context().space != tfbench::ExecSpaceKind::OpenMP || !s.context().can_fan_out()) {
-                  SUCCEED("no fan-out in this context");
-                  return;
-                }
-                const Index n = 2, batch = 64, nrhs = 1;  // far less work than a fork and join
-                auto a = solve_matrices(n, batch, true, 71);
-                auto b = random_tensor(n, nrhs, batch, 72);
-                const auto av = a.view();
-                const auto bv = b.view();
-                BatchPolicy cheap_lanes;
-                cheap_lanes.thresholds.lane_min_work_ns = 0;
-                tfbench::impl::batched::FanOutCheck::reset_thread();
-                int withheld = 0;
-                for (int call = 0; call < 100; ++call) {
-                  auto x = filled(n, nrhs, batch, 0.0);
-                  auto xw = x.view_mut();
-                  const auto r = tfbench::ops::batched_solve_into(s, av, bv, xw, {cheap_lanes, {}, {}});
-                  REQUIRE(r.has_value());
-                  CHECK(r->strategy == BatchStrategy::OuterParallel);
-                  REQUIRE(r->fan_out_withheld.has_value());
-                  withheld += *r->fan_out_withheld ? 1 : 0;
-                  CHECK(residual(av, x.view(), bv) <= 1e-12);
-                }
-                CHECK(withheld >= 50);
-              })
-              .has_value());
+  in_fan_out_session([&](Session& s) {
+    const Index n = 2, batch = 64, nrhs = 1;  // far less work than a fork and join
+    auto a = solve_matrices(n, batch, true, 71);
+    auto b = random_tensor(n, nrhs, batch, 72);
+    const auto av = a.view();
+    const auto bv = b.view();
+    BatchPolicy cheap_lanes;
+    cheap_lanes.thresholds.lane_min_work_ns = 0;
+    tfbench::impl::batched::FanOutCheck::reset_thread();
+    int withheld = 0;
+    for (int call = 0; call < 100; ++call) {
+      auto x = filled(n, nrhs, batch, 0.0);
+      auto xw = x.view_mut();
+      const auto r = tfbench::ops::batched_solve_into(s, av, bv, xw, {cheap_lanes, {}, {}});
+      REQUIRE(r.has_value());
+      CHECK(r->strategy == BatchStrategy::OuterParallel);
+      REQUIRE(r->fan_out_withheld.has_value());
+      withheld += *r->fan_out_withheld ? 1 : 0;
+      CHECK(residual(av, x.view(), bv) <= 1e-12);
+    }
+    CHECK(withheld >= 50);
+  });
 }
 
 TEST_CASE("batched_solve_into: every strategy and provider solves; pivoting contract; singular items",
