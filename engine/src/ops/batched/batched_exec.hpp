@@ -21,8 +21,8 @@ struct ItemsRoute {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
-  bool checked =
-      false;  // OuterParallel chosen by Auto: the fan-out check may withhold it (fan_out_check.hpp)
+  // OuterParallel chosen by Auto: the fan-out check may withhold it (fan_out_check.hpp)
+  bool checked = false;
 };
 
 /// Whether `provider` can compute this batch on a space of this kind (dtype, layout, scalars).
@@ -42,12 +42,10 @@ bool streams_c_on(ops::ItemProvider provider, const GemmBatch<T>& g);
 template <class Space, class T>
 LanesRan execute_gemm(const Space& space, const ItemsRoute& route, const GemmBatch<T>& g);
 
-/// A solve's outcome: its singular items, the items lane 0 ran and whether the fan-out was withheld
-/// (as execute_gemm's).
+/// A solve's outcome: its singular items and what its lanes ran (as execute_gemm's).
 struct SolveRan {
   SingularItems singular;
-  std::int64_t first_lane_items = 0;
-  bool fan_out_withheld = false;
+  LanesRan lanes;
 };
 
 /// X_i = A_i^{-1} B_i on `space` along `route`; reports the singular items (X of a singular item is

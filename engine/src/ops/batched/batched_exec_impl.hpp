@@ -54,28 +54,26 @@ SolveRan run_solve_lanes(const char* label, const Space& space, int lanes, const
   if (count <= 0) return {};
   if (lanes > count) lanes = static_cast<int>(count);
   if (lanes < 1) lanes = 1;
-  if (lanes == 1 && is_host_space<Space>()) return {chunk(0, 0, count), count};
+  if (lanes == 1 && is_host_space<Space>()) return {chunk(0, 0, count), {count, false}};
   if constexpr (is_openmp_space<Space>()) {
     if (own_openmp_region()) {
       // Merged as the lanes finish (one uncontended lock per lane): no slot per lane to allocate.
       SolveRan ran;
       std::mutex merging;
-      const LanesRan lanes_ran =
+      ran.lanes =
           balanced_openmp_lanes(lanes, space.concurrency(), count, shape, checked,
                                 [&](const int lane, const std::int64_t begin, const std::int64_t end) {
                                   const SingularItems items = chunk(lane, begin, end);
                                   const std::lock_guard<std::mutex> lock(merging);
                                   ran.singular.merge(items);
                                 });
-      ran.first_lane_items = lanes_ran.first_lane_items;
-      ran.fan_out_withheld = lanes_ran.fan_out_withheld;
       return ran;
     }
   }
   SolveRan ran;
   Kokkos::parallel_reduce(label, Kokkos::RangePolicy<Space>(space, 0, lanes),
                           LaneSolveReduce<Chunk>{chunk, count, lanes}, ran.singular);
-  ran.first_lane_items = LaneSplit{count, lanes, 0}.first_items();
+  ran.lanes = {LaneSplit{count, lanes, 0}.first_items(), false};
   return ran;
 }
 
@@ -175,7 +173,7 @@ template <class Space, class T>
 SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveBatch<T>& s) {
   using MemSpace = typename Space::memory_space;
   const std::int64_t count = s.count();
-  if (count <= 0 || s.n() == 0) return {{}, count > 0 ? count : 0};
+  if (count <= 0 || s.n() == 0) return {{}, {count > 0 ? count : 0, false}};
   // Factor storage for n beyond the local arrays: one n x n slice per lane.
   const bool needs_scratch = s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas;
   int lanes = batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1,
@@ -202,7 +200,7 @@ SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveB
       return run_solve_lanes("tfbench::engine::ops::batched_solve::kokkosbatched", space, lanes, count, shape,
                              route.checked, KokkosBatchedSolveChunk<T, MemSpace>{s, scratch.data()});
     case ops::ItemProvider::Blas:
-      if constexpr (is_host_space<Space>()) return {lapack_solve_items(s), count};
+      if constexpr (is_host_space<Space>()) return {lapack_solve_items(s), {count, false}};
       break;
     default:
       break;

@@ -158,7 +158,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_solve_run(Session& session, con
             singular.count};
         return unexpected(std::move(e));
       }
-      return selected.run(count, LanesRan{ran.first_lane_items, ran.fan_out_withheld});
+      return selected.run(count, ran.lanes);
     });
   });
 }

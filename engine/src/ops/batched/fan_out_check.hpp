@@ -40,7 +40,10 @@ class FanOutCheck {
   static constexpr int kFirstFanOuts = 4;       // fan-outs before each first sequential probe (warm threads)
   static constexpr int kFirstSequential = 2;    // first sequential probes, the least of which counts
 
-  /// The calling thread's check of batches of `shape` with `count` items over `lanes` lanes.
+  /// The calling thread's check of the batches of `lane_key` (lane_balance.hpp: one shape, count and
+  /// lane count).
+  explicit FanOutCheck(std::uint64_t lane_key);
+  /// The same for batches of `shape` with `count` items over `lanes` lanes.
   FanOutCheck(std::uint64_t shape, std::int64_t count, int lanes);
 
   /// Whether this call fans out (else its items run on the calling thread).

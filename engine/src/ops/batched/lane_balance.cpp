@@ -32,10 +32,6 @@ std::uint64_t mix(std::uint64_t seed, std::uint64_t value) {
   return seed;
 }
 
-std::uint64_t entry_key(std::uint64_t shape, std::int64_t count, int lanes) {
-  return mix(mix(shape, static_cast<std::uint64_t>(count)), static_cast<std::uint64_t>(lanes));
-}
-
 std::atomic<std::uint64_t>& slot(std::uint64_t key) {
   return g_leads[key & ((1u << kTableBits) - 1)];
 }
@@ -105,6 +101,10 @@ std::int64_t lane_ticks() {
 #endif
 }
 
+std::uint64_t lane_key(const std::uint64_t shape, const std::int64_t count, const int lanes) {
+  return mix(mix(shape, static_cast<std::uint64_t>(count)), static_cast<std::uint64_t>(lanes));
+}
+
 std::uint64_t shape_key(std::initializer_list<std::int64_t> parts) {
   std::uint64_t seed = 0x1a4e;
   for (const std::int64_t part : parts) seed = mix(seed, static_cast<std::uint64_t>(part));
@@ -113,7 +113,7 @@ std::uint64_t shape_key(std::initializer_list<std::int64_t> parts) {
 
 LaneBalance::LaneBalance(const std::uint64_t shape, const std::int64_t count, const int lanes,
                          const bool one_thread_per_lane)
-    : key_(entry_key(shape, count, lanes)) {
+    : key_(lane_key(shape, count, lanes)) {
   split_.count = count;
   split_.lanes = lanes;
   timed_ = one_thread_per_lane && lanes >= 2 && lanes <= kMaxLanes && max_lead(count, lanes) > 0;

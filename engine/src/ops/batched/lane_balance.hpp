@@ -61,6 +61,8 @@ class LaneBalance {
   void lane_started(int lane, std::int64_t at);
   void lane_ended(int lane, std::int64_t at);
   void learn();
+  /// lane_key of the region's shape, count and lanes.
+  std::uint64_t key() const { return key_; }
 
  private:
   std::uint64_t key_ = 0;
@@ -75,6 +77,9 @@ class LaneBalance {
 /// steady_clock's 25, and a region reads it three times), elsewhere steady_clock's nanoseconds. Only
 /// intervals measured on one machine are compared (ratios and differences), never turned into seconds.
 std::int64_t lane_ticks();
+
+/// What regions share what they learn (the split, the fan-out check): one shape, count and lane count.
+std::uint64_t lane_key(std::uint64_t shape, std::int64_t count, int lanes);
 
 /// A shape key from the values that set an item's cost (provider, dimensions, element size, flags).
 std::uint64_t shape_key(std::initializer_list<std::int64_t> parts);

@@ -105,8 +105,8 @@ class RouteKey {
   // + 1 check_fan_out + 1 tuning + 5 options = 25, + 3 operands x 6 + 2 scalars x 2 = 47 at most. Words past
   // size_ are never read, so not zeroed (a 384-byte memset a call). size_ is not of the words' type, so that
   // the compiler keeps it in a register across their stores (a std::size_t may alias an std::int64_t: every
-  // push reloaded and stored it, one store-to-load chain through all 46). Together with the scalars' checks
-  // out of line (facade_support.hpp): 0.246 -> 0.222 us a call of one 2 x 2 item, 0.69 -> 0.67 for 512
+  // push reloaded and stored it, one store-to-load chain through all of them). Together with the scalars'
+  // checks out of line (facade_support.hpp): 0.246 -> 0.222 us a call of one 2 x 2 item, 0.69 -> 0.67 for 512
   // (probe, Zen 2 VM, 2026-12-06, three alternating runs).
   static constexpr std::uint32_t kWords = 48;
   std::array<std::int64_t, kWords> words_;

@@ -97,7 +97,7 @@ LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64
   // Checked where each lane has a thread of its own (a smaller team or a nested region is not the
   // fan-out Auto chose).
   if (!checked || !own_threads) return {fan_out(), false};
-  FanOutCheck check(shape, count, lanes);
+  FanOutCheck check(balance.key());
   const std::int64_t start = lane_ticks();
   if (!check.fan_out()) {
     chunk_fn(0, 0, count);
