@@ -51,6 +51,8 @@ TuningFile sample_file() {
   single.cls.dtype = DType::F32;
   single.operand_bytes = single.cls.working_set_bytes = 160512;
   single.choice = ops::TuningChoice{ops::ItemProvider::Specialized, BatchStrategy::Sequential};
+  single.candidates[0].narrow_vectors = true;  // the 256-bit kernel won the f32 class
+  single.choice->narrow_vectors = true;
   file.classes = {measured, none, single};
   // The contraction crossover at one and two threads; the second measured on a busy host.
   workloads::ContractionCrossover one;
@@ -94,6 +96,10 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
   CHECK(c.candidates[1].prefetch == std::optional<bool>(false));
   CHECK(c.candidates[2].prefetch == std::optional<bool>(true));
   CHECK(c.candidates[1].best_s == 6.1e-6);
+  CHECK_FALSE(c.candidates[0].narrow_vectors.has_value());  // null: the built-in width
+  CHECK_FALSE(c.choice->narrow_vectors.has_value());
+  CHECK(back.classes[2].candidates[0].narrow_vectors == std::optional<bool>(true));
+  CHECK(back.classes[2].choice->narrow_vectors == std::optional<bool>(true));
   CHECK(std::isnan(c.candidates[2].best_s));      // null: not known
   CHECK(c.candidates[2].decisive_s() == 7.1e-6);  // then the median
   CHECK(std::isnan(c.candidates[3].median_s));    // null in the file, NaN again
@@ -123,6 +129,7 @@ TEST_CASE("tuning file: round trip, and the classes with a choice reach the engi
     const auto f32 = loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::F32, 8, l2_bytes / 2, 1);
     REQUIRE(f32.has_value());
     CHECK(f32->provider == ops::ItemProvider::Specialized);
+    CHECK(f32->narrow_vectors == std::optional<bool>(true));
     CHECK_FALSE(loaded.tuning->lookup(ops::BatchedFamily::Gemm, DType::C128, 8, l2_bytes, 1).has_value());
   }
   // The crossover reaches the engine; the one measured on a busy host does not (two threads fall back

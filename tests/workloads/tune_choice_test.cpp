@@ -48,6 +48,10 @@ TEST_CASE("tune: the fastest round decides, not a median that interference moved
   CHECK(candidates[1].label() == "libxsmm+prefetch+nt-stores/outer-parallel");
   candidates[1].streaming_stores = false;  // regular stores chosen explicitly: the plain label
   CHECK(candidates[1].label() == "libxsmm+prefetch/outer-parallel");
+  TuneCandidate narrow{ItemProvider::Specialized, BatchStrategy::Sequential, nan, 0, ""};
+  narrow.narrow_vectors = true;  // the specialized kernel's 256-bit width
+  CHECK(narrow.label() == "specialized+256-bit/sequential");
+  CHECK(narrow.choice().narrow_vectors == std::optional<bool>(true));
 
   // An older file's candidates have no best round: their median decides.
   TuneCandidate old{ItemProvider::Specialized, BatchStrategy::Sequential, 2e-6, 0, ""};

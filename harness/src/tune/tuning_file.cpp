@@ -81,8 +81,8 @@ TuningKey key_from(const Json& j) {
   return k;
 }
 
-/// A candidate's or choice's "prefetch" or "streaming_stores": true, false, or null / absent (the
-/// built-in rule).
+/// A candidate's or choice's "prefetch", "streaming_stores" or "narrow_vectors": true, false, or null /
+/// absent (the built-in rule).
 std::optional<bool> optional_flag(const Json& j, const char* field) {
   const auto it = j.find(field);
   if (it == j.end() || it->is_null()) return std::nullopt;
@@ -104,7 +104,8 @@ Json class_json(const workloads::TuneClassResult& r) {
                           {"max_rel_error", number_or_null(c.max_rel_error)},
                           {"skipped", c.skipped},
                           {"prefetch", flag_json(c.prefetch)},
-                          {"streaming_stores", flag_json(c.streaming_stores)}});
+                          {"streaming_stores", flag_json(c.streaming_stores)},
+                          {"narrow_vectors", flag_json(c.narrow_vectors)}});
   }
   Json j{{"family", family_name(r.cls.family)}, {"dtype", name(r.cls.dtype)}, {"item_dim", r.cls.item_dim},
          {"level", ops::name(r.cls.level)},     {"threads", r.cls.threads},   {"items", r.items},
@@ -113,7 +114,8 @@ Json class_json(const workloads::TuneClassResult& r) {
     j["choice"] = {{"provider", ops::name(r.choice->provider)},
                    {"strategy", r.choice->strategy ? Json(name(*r.choice->strategy)) : Json(nullptr)},
                    {"prefetch", flag_json(r.choice->prefetch)},
-                   {"streaming_stores", flag_json(r.choice->streaming_stores)}};
+                   {"streaming_stores", flag_json(r.choice->streaming_stores)},
+                   {"narrow_vectors", flag_json(r.choice->narrow_vectors)}};
   }
   j["host"] = {{"other_cpu", number_or_null(r.host_other_cpu)},
                {"steal", number_or_null(r.host_steal)},
@@ -150,6 +152,7 @@ workloads::TuneClassResult class_from(const Json& j) {
     t.skipped = c.at("skipped").get<std::string>();
     t.prefetch = optional_flag(c, "prefetch");
     t.streaming_stores = optional_flag(c, "streaming_stores");
+    t.narrow_vectors = optional_flag(c, "narrow_vectors");
     r.candidates.push_back(std::move(t));
   }
   const Json& choice = j.at("choice");
@@ -160,6 +163,7 @@ workloads::TuneClassResult class_from(const Json& j) {
       c.strategy = parse_strategy(choice.at("strategy").get<std::string>());
     c.prefetch = optional_flag(choice, "prefetch");
     c.streaming_stores = optional_flag(choice, "streaming_stores");
+    c.narrow_vectors = optional_flag(choice, "narrow_vectors");
     r.choice = c;
   }
   // The host's load while the class was measured (files of 2026-12-03 on; older ones: not known).

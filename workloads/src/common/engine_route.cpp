@@ -41,6 +41,8 @@ std::map<std::string, double> route_metrics(const ops::BatchRun& run) {
   if (run.prefetch) m["route.prefetch"] = *run.prefetch ? 1.0 : 0.0;  // libxsmm routes only
   // GEMM routes of the specialized kernel and libxsmm only
   if (run.streaming_stores) m["route.streaming_stores"] = *run.streaming_stores ? 1.0 : 0.0;
+  // Specialized GEMM routes of items with a 512-bit and a 256-bit kernel only
+  if (run.narrow_vectors) m["route.narrow_vectors"] = *run.narrow_vectors ? 1.0 : 0.0;
   // OuterParallel only: lane 0's items, the learned split of the last run (not part of the route's
   // identity: target_report.py leaves it out when it compares routes).
   if (run.first_lane_items) m["route.first_lane_items"] = static_cast<double>(*run.first_lane_items);

@@ -163,8 +163,11 @@ double solve_check(const HostTensor<T>& a, const HostTensor<T>& b, const HostTen
 
 /// The pairs worth measuring: each sequential item provider alone and, with threads, fanned out;
 /// BLAS/LAPACK as provider-managed items (its own threads). Solves pivot (Pivoting::Partial, as the
-/// families do), so KokkosBatched's non-pivoting LU is not a candidate there.
-std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, MemoryLevel level) {
+/// families do), so KokkosBatched's non-pivoting LU is not a candidate there. `two_widths`: the
+/// specialized kernel has these GEMM items in 512-bit and in 256-bit vectors (ops::has_two_kernel_widths),
+/// and both are measured.
+std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, MemoryLevel level,
+                                         bool two_widths) {
   std::vector<TuneCandidate> out;
   auto sequential = [&](ItemProvider p) {
     out.push_back({p, BatchStrategy::Sequential, kNaN, kNaN, {}});
@@ -186,6 +189,11 @@ std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, Memo
   };
   if (family == BatchedFamily::Gemm) {
     with_stores(ItemProvider::Specialized, std::nullopt);
+    if (two_widths) {
+      const std::size_t first = out.size();
+      with_stores(ItemProvider::Specialized, std::nullopt);
+      for (std::size_t i = first; i < out.size(); ++i) out[i].narrow_vectors = true;
+    }
     // libxsmm with and without prefetching the next item: which wins depends on the machine and on
     // where the batch lives (on a Xeon, off 9% faster for 32 x 32 items in the LLC, on 4-19% from DRAM).
     for (bool prefetch : {false, true}) with_stores(ItemProvider::Libxsmm, prefetch);
@@ -244,12 +252,15 @@ class ClassBench {
     options.policy = BatchPolicy{c.strategy, BatchThresholds{}, nullptr};
     options.prefetch = c.prefetch;
     options.streaming_stores = c.streaming_stores;
+    options.narrow_vectors = c.narrow_vectors;
     auto ran = family_ == BatchedFamily::Gemm ? ops::batched_gemm_into(s, a_, b_, out_, 1.0, 0.0, options)
                                               : ops::batched_solve_into(s, a_, b_, out_, options);
     Kokkos::fence();
     if (!ran) return ran.error().what();
     if (c.streaming_stores.value_or(false) && !ran->streaming_stores.value_or(false))
       return "streaming stores do not apply to these items";
+    if (c.narrow_vectors.value_or(false) && !ran->narrow_vectors.value_or(false))
+      return "these items have one width of kernel";
     return std::string();
   }
 
@@ -346,7 +357,9 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
   result.cls = ops::TuningClass{family, dtype_of<T>(), n, level, o.threads, bench.bytes()};
   result.items = bench.items();
   result.operand_bytes = bench.bytes();
-  result.candidates = candidates_of(family, o.threads, level);
+  result.candidates =
+      candidates_of(family, o.threads, level,
+                    family == BatchedFamily::Gemm && ops::has_two_kernel_widths(dtype_of<T>(), n));
   // Correct before fast: each candidate runs once and is compared with the reference.
   const double tolerance = check_tolerance<T>();
   for (TuneCandidate& c : result.candidates) {

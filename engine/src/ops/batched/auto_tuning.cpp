@@ -51,7 +51,8 @@ MemoryLevel memory_level(double working_set_bytes, const CacheSizes& caches) {
 
 std::string describe(const TuningChoice& choice) {
   return std::string(name(choice.provider)) + (choice.prefetch.value_or(false) ? "+prefetch" : "") +
-         (choice.streaming_stores.value_or(false) ? "+nt-stores" : "") + "/" +
+         (choice.streaming_stores.value_or(false) ? "+nt-stores" : "") +
+         (choice.narrow_vectors.value_or(false) ? "+256-bit" : "") + "/" +
          (choice.strategy ? tfbench::name(*choice.strategy) : "auto");
 }
 
@@ -75,7 +76,8 @@ std::optional<std::size_t> choose_measured(const std::vector<TunedTime>& times) 
     const bool twin_within = std::any_of(times.begin(), times.end(), [&](const TunedTime& x) {
       return timed(x) && !x.choice.streaming_stores.value_or(false) &&
              x.choice.provider == fastest.choice.provider && x.choice.strategy == fastest.choice.strategy &&
-             x.choice.prefetch == fastest.choice.prefetch && x.seconds <= spread;
+             x.choice.prefetch == fastest.choice.prefetch &&
+             x.choice.narrow_vectors == fastest.choice.narrow_vectors && x.seconds <= spread;
     });
     if (!twin_within) return best;
     aside[*best] = true;  // and the fastest of the rest, its twin among them, decides

@@ -132,14 +132,15 @@ LanesRan execute_gemm(const Space& space, const ItemsRoute& route, const GemmBat
       batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count);
   // What sets an item's cost, for the lanes' learned split and the fan-out check: the route, the
   // dimensions, the layout. Not hashed for one lane (a sixth of a call of two 2 x 2 items).
-  const std::uint64_t shape = lanes > 1 ? shape_key({static_cast<std::int64_t>(route.provider), g.m(), g.n(),
-                                                     g.k(), std::int64_t(sizeof(T)), route.prefetch,
-                                                     route.stream_c, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs})
-                                        : 0;
+  const std::uint64_t shape = lanes > 1
+                                  ? shape_key({static_cast<std::int64_t>(route.provider), g.m(), g.n(), g.k(),
+                                               std::int64_t(sizeof(T)), route.prefetch, route.stream_c,
+                                               route.narrow, g.beta == T(0), g.a.bs, g.b.bs, g.c.bs})
+                                  : 0;
   const bool checked = route.checked;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
-      return with_specialized_chunk(g, route.stream_c, [&](const auto& chunk) {
+      return with_specialized_chunk(g, route.stream_c, route.narrow, [&](const auto& chunk) {
         return run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape,
                          checked, chunk);
       });

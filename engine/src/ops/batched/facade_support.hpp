@@ -193,6 +193,7 @@ struct SelectedRoute {
   bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: C in streaming stores where the items allow
   bool checked = false;   // Auto's OuterParallel, which the fan-out check may withhold (fan_out_check.hpp)
+  bool narrow = false;    // GEMM, specialized: the 256-bit kernel where the items have two
   ItemsRoute items_route() const {
     RouteMode mode = RouteMode::Sequential;
     switch (route.strategy) {
@@ -208,14 +209,16 @@ struct SelectedRoute {
       default:
         break;
     }
-    return {mode, route.lanes, provider, prefetch, stream_c, checked};
+    return {mode, route.lanes, provider, prefetch, stream_c, narrow, checked};
   }
   /// The report of the call; `ran`: what execute_gemm/execute_solve returned; `c_streams`: whether the
-  /// provider could stream this GEMM's C (streams_c_on; empty for a solve).
-  ops::BatchRun run(std::int64_t items, const LanesRan& ran,
-                    std::optional<bool> c_streams = std::nullopt) const {
+  /// provider could stream this GEMM's C (streams_c_on; empty for a solve); `two_widths`: whether the
+  /// items have a 512-bit and a 256-bit specialized kernel (specialized_narrow; false for a solve).
+  ops::BatchRun run(std::int64_t items, const LanesRan& ran, std::optional<bool> c_streams = std::nullopt,
+                    const bool two_widths = false) const {
     ops::BatchRun r{route.strategy, route.lanes,  provider,     items,
                     tuned,          std::nullopt, std::nullopt, std::nullopt};
+    if (two_widths && provider == ops::ItemProvider::Specialized) r.narrow_vectors = narrow;
     if (route.strategy == BatchStrategy::OuterParallel) r.first_lane_items = ran.first_lane_items;
     if (checked) r.fan_out_withheld = ran.fan_out_withheld;
     if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
@@ -238,7 +241,7 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// class (`working_set_bytes`: the operands' bytes) is tried first. The route's libxsmm prefetch:
 /// options.prefetch, else the tuning's choice, else `streaming`. Its streaming stores of C:
 /// options.streaming_stores, else the tuning's choice, else `streaming` for the specialized kernel
-/// (never for libxsmm).
+/// (never for libxsmm). Its kernel width: options.narrow_vectors, else the tuning's choice, else 512-bit.
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,
                                                  ops::BatchedFamily family, const BatchProblem& problem,
                                                  bool host_space, DType dtype, bool streaming,

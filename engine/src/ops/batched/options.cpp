@@ -2,7 +2,13 @@
 
 #include "tfbench/engine/ops/batched/options.hpp"
 
+#include "specialized_gemm.hpp"
+
 namespace tfbench::ops {
+
+bool has_two_kernel_widths(const DType dtype, const int n) {
+  return dtype == DType::F64 && impl::batched::has_narrow_kernel(n);
+}
 
 const char* name(Pivoting pivoting) {
   return pivoting == Pivoting::Partial ? "partial" : "none";
@@ -14,6 +20,7 @@ std::string describe(const BatchRun& run) {
   s += std::string(" ") + name(run.provider);
   if (run.prefetch && *run.prefetch) s += "+prefetch";
   if (run.streaming_stores && *run.streaming_stores) s += "+nt-stores";
+  if (run.narrow_vectors && *run.narrow_vectors) s += "+256-bit";
   if (run.tuned) s += " (tuned)";
   if (run.fan_out_withheld && *run.fan_out_withheld) s += ", withheld: ran on the calling thread";
   return s;

@@ -77,7 +77,8 @@ class RouteKey {
     push(static_cast<std::int64_t>(policy.tuning ? policy.tuning->serial() : 0));
     push(options.provider ? 1 + static_cast<std::int64_t>(*options.provider) : 0,
          static_cast<std::int64_t>(options.pivoting), options.prefetch ? 1 + *options.prefetch : 0,
-         options.streaming_stores ? 1 + *options.streaming_stores : 0, static_cast<std::int64_t>(family));
+         options.streaming_stores ? 1 + *options.streaming_stores : 0,
+         options.narrow_vectors ? 1 + *options.narrow_vectors : 0, static_cast<std::int64_t>(family));
   }
 
   void copy_words(const RouteKey& o) {
@@ -102,7 +103,7 @@ class RouteKey {
   }
 
   // 7 context + 1 provider set + 4 strategy and thresholds + 6 thresholds' doubles and optionals
-  // + 1 check_fan_out + 1 tuning + 5 options = 25, + 3 operands x 6 + 2 scalars x 2 = 47 at most. Words past
+  // + 1 check_fan_out + 1 tuning + 6 options = 26, + 3 operands x 6 + 2 scalars x 2 = 48 at most. Words past
   // size_ are never read, so not zeroed (a 384-byte memset a call). size_ is not of the words' type, so that
   // the compiler keeps it in a register across their stores (a std::size_t may alias an std::int64_t: every
   // push reloaded and stored it, one store-to-load chain through all of them). Together with the scalars'

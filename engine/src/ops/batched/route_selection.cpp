@@ -150,7 +150,8 @@ std::optional<SelectedRoute> tuned_route(const Session& session, const BatchPoli
                            options.prefetch.value_or(choice->prefetch.value_or(streaming)),
                            options.streaming_stores.value_or(
                                choice->streaming_stores.value_or(builtin_stream_c(p, streaming))),
-                           checked_fan_out(policy, *route)};
+                           checked_fan_out(policy, *route),
+                           options.narrow_vectors.value_or(choice->narrow_vectors.value_or(false))};
   }
   return std::nullopt;
 }
@@ -226,7 +227,8 @@ Result<SelectedRoute, BatchedError> select_route(const Session& session, const o
                        false,
                        options.prefetch.value_or(streaming),
                        options.streaming_stores.value_or(builtin_stream_c(provider, streaming)),
-                       checked_fan_out(policy, *route)};
+                       checked_fan_out(policy, *route),
+                       options.narrow_vectors.value_or(false)};
 }
 
 }  // namespace tfbench::impl::batched

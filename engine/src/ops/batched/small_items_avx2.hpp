@@ -1,6 +1,11 @@
 #pragma once
-// f64 2 x 2, 4 x 4 and 8 x 8 packed items on AVX2 + FMA hosts without AVX-512 (whose own kernels,
-// pair_items_avx512.hpp, column_pairs_4x4_avx512.hpp and columns_8x8_avx512.hpp, run there instead).
+// f64 2 x 2, 4 x 4 and 8 x 8 packed items in 256-bit vectors: the kernels of AVX2 + FMA hosts, and on
+// AVX-512 hosts the alternative a route may choose (ItemsRoute::narrow) to the 512-bit ones
+// (pair_items_avx512.hpp, column_pairs_4x4_avx512.hpp, columns_8x8_avx512.hpp). Which is faster depends
+// on the core, not the ISA: on the Zen 4 VM (2026-12-06, 1 thread, standalone loop, best of 400x20
+// calls) the 4 x 4 kernel here took 12-14 cycles an item against the column pairs' 15-16, in the L1
+// (64 items) and the L2 (512), where Zen 4 runs each 512-bit permute and FMA as two 256-bit halves;
+// on Zen 5 the column pairs took 1.11 us for 512 items. `tfbench tune` measures both.
 //
 // Why: on the Zen 2 VM (2026-12-05, 1 thread, 512 items in the L2) the portable kernels took about
 // 5 cycles a 2 x 2 item and 19 a 4 x 4 one. GCC 12 builds the flat 2 x 2 kernel's operands with four
@@ -19,8 +24,7 @@
 // Column-major items: A = (a00, a10, a01, a11), likewise B and C; then
 //   C = (a00, a10, a00, a10) * (b00, b00, b01, b01) + (a01, a11, a01, a11) * (b10, b10, b11, b11).
 
-#if defined(__AVX2__) && defined(__FMA__) && !defined(__AVX512F__) && !defined(__CUDACC__) && \
-    !defined(__HIPCC__)
+#if defined(__AVX2__) && defined(__FMA__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
 
 #include <cstdint>

@@ -296,21 +296,44 @@ ItemLayout classify(const GemmBatch<T>& g) {
   return ItemLayout::Strided;
 }
 
+/// Whether packed f64 n x n items have a kernel in 512-bit and one in 256-bit vectors in this build
+/// (host builds with AVX-512: 2, 4 and 8), of which a route runs one (ItemsRoute::narrow).
+KOKKOS_INLINE_FUNCTION constexpr bool has_narrow_kernel(const int n) {
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) && defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+  return has_small_item_avx2(n);
+#else
+  (void)n;
+  return false;
+#endif
+}
+
 /// Items [begin, end) of a batch with compile-time sizes: the sequential per-item provider body.
 template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
 struct FixedGemmChunk {
   GemmBatch<T> g;
   bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
+  bool narrow = false;    // packed f64 items with both widths of kernel: the 256-bit one (has_narrow_kernel)
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     bool backward = false;  // only kernels whose items' lines can be walked downwards sweep both ways
-    if constexpr (sweeps_both_ways()) backward = !stream_c && !streaming_batch(g) && next_sweep_backward();
+    if constexpr (may_sweep_both_ways()) {
+      if (sweeps_both_ways()) backward = !stream_c && !streaming_batch(g) && next_sweep_backward();
+    }
     // alpha == 1 (the common case) as a literal: the scaling folds away in the inlined kernel.
     if (g.alpha == T(1)) {
       items(T(1), begin, end, backward);
     } else {
       items(g.alpha, begin, end, backward);
     }
+  }
+
+  /// Whether this chunk runs the 256-bit kernel of small_items_avx2.hpp: an AVX2 host's only one, an
+  /// AVX-512 host's where the route chose it (narrow).
+  KOKKOS_INLINE_FUNCTION bool runs_256bit() const {
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) return narrow || !has_narrow_kernel(M);
+#endif
+    return false;
   }
 
  private:
@@ -323,19 +346,27 @@ struct FixedGemmChunk {
   }
 
   /// Whether the kernel runs a batch that does not stream (streaming_batch) descending every other
-  /// call (sweep_order.hpp): the AVX-512 kernels of 2 x 2, 4 x 4 and 8 x 8 items with regular stores,
-  /// whose items are at most two lines of each operand or (8 x 8) walk their columns downwards too.
+  /// call (sweep_order.hpp): the kernels of 2 x 2, 4 x 4 and, in 512-bit vectors, 8 x 8 items with
+  /// regular stores, whose items are at most two lines of each operand or (8 x 8) walk their columns
+  /// downwards too (not the 256-bit 8 x 8 kernel: measured slower, small_items_avx2.hpp).
   /// Not the column blocks of 16 and 32, which read A's columns upwards within an item (reversing
   /// them would change the sums' order): swept downwards they ran 20% slower at 489 items of 32 x 32
   /// in the LLC and up to twice as slow from DRAM (tune, 2026-12-05, EPYC VM), the prefetchers
   /// following each item's lines upwards past its end, and in reversed blocks of 64 KiB no faster in
   /// the LLC and 1.5x slower from DRAM. Nor streamed C, which leaves none of its lines in the caches
   /// for the next call; nor the generic kernels, not measured.
-  static constexpr bool sweeps_both_ways() {
+  KOKKOS_INLINE_FUNCTION bool sweeps_both_ways() const {
+    if (runs_256bit()) return M != 8;
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     return packed_square_f64() && (M == 2 || M == 4 || M == 8);
-#elif defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    return packed_square_f64() && (M == 2 || M == 4);  // not 8 x 8: measured slower (small_items_avx2.hpp)
+#else
+    return false;
+#endif
+  }
+  /// Whether any kernel of this size may (the host-only sweep state is compiled only then).
+  static constexpr bool may_sweep_both_ways() {
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) || defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    return packed_square_f64() && (M == 2 || M == 4 || M == 8);
 #else
     return false;
 #endif
@@ -344,6 +375,14 @@ struct FixedGemmChunk {
   /// One packed item with beta 0 into `out` (the streaming path's tile): the kernel the regular
   /// path runs for the same item, so that streamed and regular stores of C agree bit for bit.
   KOKKOS_FORCEINLINE_FUNCTION void compact_item(const T alpha, const T* a, const T* b, T* out) const {
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
+      if (runs_256bit()) {
+        gemm_small_f64_avx2_item<M, true>(alpha, a, b, T(0), out);
+        return;
+      }
+    }
+#endif
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     if constexpr (packed_square_f64() && M == 2) {
       gemm_2x2_f64_item<true>(alpha, a, b, T(0), out);
@@ -359,12 +398,6 @@ struct FixedGemmChunk {
 #if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
     if constexpr (packed_square_f64() && M == 8) {
       gemm_8x8_f64_columns<true>(alpha, a, b, T(0), out, 0, 1);
-      return;
-    }
-#endif
-#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
-      gemm_small_f64_avx2_item<M, true>(alpha, a, b, T(0), out);
       return;
     }
 #endif
@@ -401,6 +434,15 @@ struct FixedGemmChunk {
         return;
       }
     }
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
+      if (runs_256bit()) {
+        gemm_small_f64_avx2_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
+                                               backward);
+        return;
+      }
+    }
+#endif
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
     if constexpr (packed_square_f64() && M == 2) {
       gemm_2x2_f64_pairs<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end, backward);
@@ -416,13 +458,6 @@ struct FixedGemmChunk {
 #if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512)
     if constexpr (packed_square_f64() && M == 8) {
       gemm_8x8_f64_columns<BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end, backward);
-      return;
-    }
-#endif
-#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    if constexpr (packed_square_f64() && has_small_item_avx2(M)) {
-      gemm_small_f64_avx2_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end,
-                                             backward);
       return;
     }
 #endif
@@ -521,9 +556,10 @@ decltype(auto) with_specialized_size(int n, F&& f) {
 }
 
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
-/// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c).
+/// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c);
+/// `narrow`: run the 256-bit kernel where the items have two (specialized_narrow).
 template <class T, class F>
-decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, F&& f) {
+decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, const bool narrow, F&& f) {
   const bool beta_zero = g.beta == T(0);
   const ItemLayout layout = classify(g);
   auto by_size = [&](auto size_tag) {
@@ -538,8 +574,8 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
         constexpr bool B0 = decltype(beta_tag)::value;
         switch (layout) {
           case ItemLayout::Packed:
-            return f(
-                FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && stream_c && streams_c(g, S)});
+            return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && stream_c && streams_c(g, S),
+                                                                        narrow});
           case ItemLayout::UnitRows:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
           default:
@@ -550,6 +586,14 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
     }
   };
   return with_specialized_size(has_fixed_kernel(g.m(), g.n(), g.k()) ? g.m() : 0, by_size);
+}
+
+/// Whether the specialized kernel has a 512-bit and a 256-bit kernel for this batch's items, between
+/// which its route chooses (packed f64 items of a size has_narrow_kernel names).
+template <class T>
+bool specialized_narrow(const GemmBatch<T>& g) {
+  return std::is_same<T, double>::value && classify(g) == ItemLayout::Packed &&
+         has_fixed_kernel(g.m(), g.n(), g.k()) && has_narrow_kernel(g.m());
 }
 
 /// Whether the specialized kernel writes this batch's C with streaming stores when its route asks:

@@ -471,6 +471,49 @@ TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation cho
 #endif
 }
 
+TEST_CASE("Auto takes the specialized kernel's width from the tuning; a per-operation choice overrides it",
+          "[batched][tuning]") {
+  if (!tfbench::ops::has_two_kernel_widths(DType::F64, 4)) return;  // one width of kernel in this build
+  // The tuning measured the 256-bit 4 x 4 kernel faster in the L2 (as on Zen 4) and the 512-bit one
+  // in the L1; the built-in rule runs the 512-bit kernel everywhere.
+  auto tuning = std::make_shared<AutoTuning>("width-tuning", kCaches);
+  for (int threads : {1, 2}) {
+    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L2, threads},
+                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, true});
+    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L1, threads},
+                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, false});
+  }
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                // 1024 items of 4 x 4: 384 KiB of operands, in kCaches' L2.
+                auto a = random_tensor(4, 4, 1024, 41), b = random_tensor(4, 4, 1024, 42);
+                auto c = random_tensor(4, 4, 1024, 43);
+                auto l2 = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(l2.has_value());
+                CHECK(l2->tuned);
+                CHECK(l2->narrow_vectors == std::optional<bool>(true));
+                CHECK(tfbench::ops::describe(*l2).find("specialized+256-bit (tuned)") != std::string::npos);
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                tfbench::ops::BatchedOptions wide;
+                wide.narrow_vectors = false;
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, wide);
+                REQUIRE(forced.has_value());
+                CHECK(forced->tuned);  // the provider still comes from the tuning
+                CHECK(forced->narrow_vectors == std::optional<bool>(false));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                // 16 items (6 KiB, in kCaches' L1): the tuning's 512-bit kernel.
+                auto a1 = random_tensor(4, 4, 16, 44), b1 = random_tensor(4, 4, 16, 45);
+                auto c1 = random_tensor(4, 4, 16, 46);
+                auto l1 = tfbench::ops::batched_gemm_into(s, a1, b1, c1, 1.0, 0.0);
+                REQUIRE(l1.has_value());
+                CHECK(l1->tuned);
+                CHECK(l1->narrow_vectors == std::optional<bool>(false));
+                CHECK(gemm_error(a1, b1, c1) <= 1e-12);
+              })
+              .has_value());
+}
+
 TEST_CASE("Auto falls back to the model when the tuning's choice cannot run here", "[batched][tuning]") {
   // Solve: KokkosBatched's LU does not pivot, so a tuning that chose it applies only under
   // Pivoting::None.

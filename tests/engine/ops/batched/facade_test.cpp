@@ -726,6 +726,119 @@ TEST_CASE(
 }
 
 TEST_CASE(
+    "batched_gemm: the specialized kernel's width is a per-operation choice where the items have two, "
+    "each width equal to the reference and reported",
+    "[batched][facade]") {
+  namespace batched = tfbench::impl::batched;
+  using tfbench::DType;
+#if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512)
+  CHECK(tfbench::ops::has_two_kernel_widths(DType::F64, 2));
+  CHECK(tfbench::ops::has_two_kernel_widths(DType::F64, 4));
+  CHECK(tfbench::ops::has_two_kernel_widths(DType::F64, 8));
+#endif
+  CHECK_FALSE(tfbench::ops::has_two_kernel_widths(DType::F64, 3));
+  CHECK_FALSE(tfbench::ops::has_two_kernel_widths(DType::F64, 16));
+  CHECK_FALSE(tfbench::ops::has_two_kernel_widths(DType::F32, 4));
+  auto backend = backend_for_test();
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                std::vector<BatchStrategy> strategies{BatchStrategy::Sequential};
+                if (s.context().can_fan_out()) strategies.push_back(BatchStrategy::OuterParallel);
+                for (Index n : {2, 3, 4, 8}) {
+                  const bool two = tfbench::ops::has_two_kernel_widths(DType::F64, int(n));
+                  const Index items = 37;  // odd: the 512-bit 2 x 2 kernel's last item alone
+                  auto a = random_tensor(n, n, items, 110 + n), b = random_tensor(n, n, items, 120 + n);
+                  for (BatchStrategy strategy : strategies)
+                    for (double beta : {0.0, 0.5})
+                      // Unset, then each width, one after the other in one session: the route memo
+                      // must tell the calls apart.
+                      for (std::optional<bool> narrow :
+                           {std::optional<bool>(), std::optional<bool>(true), std::optional<bool>(false),
+                            std::optional<bool>(true)}) {
+                        CAPTURE(n, tfbench::name(strategy), beta, narrow.has_value(), narrow.value_or(false));
+                        auto c = random_tensor(n, n, items, 130 + n);
+                        const std::vector<double> before(c.data(), c.data() + n * n * items);
+                        BatchedOptions o;
+                        o.provider = ItemProvider::Specialized;
+                        o.policy = BatchPolicy{strategy, tfbench::BatchThresholds{}, nullptr};
+                        o.narrow_vectors = narrow;
+                        auto ran = tfbench::ops::batched_gemm_into(s, a, b, c, -0.75, beta, o);
+                        REQUIRE(ran.has_value());
+                        CHECK(gemm_error(a.view(), b.view(), c.view(), before, -0.75, beta) <= 1e-12);
+                        CHECK(ran->narrow_vectors ==
+                              (two ? std::optional<bool>(narrow.value_or(false)) : std::optional<bool>()));
+                        const bool says = tfbench::ops::describe(*ran).find("+256-bit") != std::string::npos;
+                        CHECK(says == (two && narrow.value_or(false)));
+                      }
+                }
+#if defined(TFBENCH_IMPL_STREAM_STORES)
+                // Streamed C: each item through the chosen width's kernel into a tile.
+                for (Index n : {2, 4, 8}) {
+                  CAPTURE(n);
+                  auto a = random_tensor(n, n, 64, 141), b = random_tensor(n, n, 64, 142);
+                  auto c = tfbench::testing::aligned_items(n, 64, -1.0);
+                  BatchedOptions o;
+                  o.provider = ItemProvider::Specialized;
+                  o.streaming_stores = true;
+                  o.narrow_vectors = true;
+                  auto ran = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, o);
+                  REQUIRE(ran.has_value());
+                  CHECK(ran->streaming_stores == std::optional<bool>(true));
+                  const std::vector<double> unused(std::size_t(n * n * 64), 0.0);
+                  CHECK(gemm_error(a.view(), b.view(), c.view(), unused, 1.0, 0.0) <= 1e-12);
+                }
+#endif
+                // A solve has one width of kernel: nothing to report.
+                auto a = random_tensor(4, 4, 16, 143), rhs = random_tensor(4, 1, 16, 144);
+                auto x = random_tensor(4, 1, 16, 145);
+                BatchedOptions o;
+                o.narrow_vectors = true;
+                auto solved = tfbench::ops::batched_solve_into(s, a, rhs, x, o);
+                REQUIRE(solved.has_value());
+                CHECK_FALSE(solved->narrow_vectors.has_value());
+              })
+              .has_value());
+#if defined(TFBENCH_IMPL_COLUMNS_8X8_AVX512) && defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+  // The width reaches the kernel: the two 8 x 8 kernels sum columns 6 and 7 in different orders, so C
+  // tells, bit for bit, which one ran.
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                const Index items = 5;
+                auto a = random_tensor(8, 8, items, 151), b = random_tensor(8, 8, items, 152);
+                std::vector<double> wide(std::size_t(64 * items)), narrow(wide.size());
+                batched::gemm_8x8_f64_columns<true>(1.0, a.data(), b.data(), 0.0, wide.data(), 0, items);
+                for (Index i = 0; i < items; ++i)
+                  batched::gemm_small_f64_avx2_item<8, true>(1.0, a.data() + 64 * i, b.data() + 64 * i, 0.0,
+                                                             narrow.data() + 64 * i);
+                REQUIRE(wide != narrow);
+                for (bool chosen : {true, false}) {
+                  CAPTURE(chosen);
+                  auto c = random_tensor(8, 8, items, 153);
+                  BatchedOptions o;
+                  o.provider = ItemProvider::Specialized;
+                  o.policy = BatchPolicy{BatchStrategy::Sequential, tfbench::BatchThresholds{}, nullptr};
+                  o.narrow_vectors = chosen;
+                  REQUIRE(tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, o).has_value());
+                  CHECK(std::vector<double>(c.data(), c.data() + 64 * items) == (chosen ? narrow : wide));
+                }
+              })
+              .has_value());
+#endif
+  // The chunk runs what the route chose: the 256-bit kernel where asked or where it is the only one.
+  double x[16] = {};
+  const batched::GemmBatch<double> g{batched::ItemBatch<const double>{x, 4, 4, 1, 1, 4, 16},
+                                     batched::ItemBatch<const double>{x, 4, 4, 1, 1, 4, 16},
+                                     batched::ItemBatch<double>{x, 4, 4, 1, 1, 4, 16}, 1.0, 0.0};
+  using Chunk4 = batched::FixedGemmChunk<double, 4, 4, 4, batched::ItemLayout::Packed, true>;
+#if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
+  CHECK(Chunk4{g, false, true}.runs_256bit());
+  CHECK(Chunk4{g, false, false}.runs_256bit() == !batched::has_narrow_kernel(4));
+#else
+  CHECK_FALSE(Chunk4{g, false, true}.runs_256bit());
+#endif
+}
+
+TEST_CASE(
     "batched_gemm: libxsmm's prefetching route runs items of four 8-column blocks or more block by "
     "block, each item equal to the reference",
     "[batched][facade]") {

@@ -112,8 +112,11 @@ struct TuneCandidate {
   std::optional<bool> prefetch;          // libxsmm: its kernel prefetches the next item (else empty)
   double best_s = 0;                     // per operation, the fastest round (what decides); 0: not known
   std::optional<bool> streaming_stores;  // GEMM, specialized and libxsmm: C in streaming stores (else empty)
+  std::optional<bool> narrow_vectors;    // GEMM, specialized items of two kernel widths: the 256-bit one
 
-  ops::TuningChoice choice() const { return {provider, strategy, prefetch, streaming_stores}; }
+  ops::TuningChoice choice() const {
+    return {provider, strategy, prefetch, streaming_stores, narrow_vectors};
+  }
   /// e.g. "libxsmm+prefetch+nt-stores/outer-parallel".
   std::string label() const;
   /// The time a choice is made by: best_s, or median_s where best_s is not known (an older file).
@@ -125,8 +128,8 @@ struct TuneCandidate {
 /// The best round, as FFTW's planner takes the minimum: interference on a shared machine (another
 /// process, a stolen vCPU) only ever slows a round, and on the 2-core Xeon VM a burst of it over 3
 /// of 5 rounds made a 2-thread fan-out's median slower than one thread's. A route with streaming
-/// stores of C stands only where its twin with regular stores (the same provider, strategy and
-/// prefetch) has no round as fast as its median; in such a tie it is set aside and the fastest of the
+/// stores of C stands only where its twin with regular stores (the same provider, strategy, prefetch
+/// and kernel width) has no round as fast as its median; in such a tie it is set aside and the fastest of the
 /// rest decides (ops::choose_measured, the rule lookup()'s interpolation takes too).
 std::optional<ops::TuningChoice> choose_fastest(std::vector<TuneCandidate>& candidates,
                                                 const std::vector<std::vector<double>>& samples);

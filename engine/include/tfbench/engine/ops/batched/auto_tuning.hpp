@@ -56,14 +56,18 @@ struct TuningChoice {
   /// GEMM items of the specialized kernel or libxsmm: whether C is written with streaming stores
   /// (BatchedOptions::streaming_stores). Empty: the built-in rule.
   std::optional<bool> streaming_stores;
+  /// GEMM items of the specialized kernel in both widths: whether the 256-bit kernel runs
+  /// (BatchedOptions::narrow_vectors). Empty: the 512-bit one.
+  std::optional<bool> narrow_vectors;
 
   bool operator==(const TuningChoice& o) const {
     return provider == o.provider && strategy == o.strategy && prefetch == o.prefetch &&
-           streaming_stores == o.streaming_stores;
+           streaming_stores == o.streaming_stores && narrow_vectors == o.narrow_vectors;
   }
   bool operator!=(const TuningChoice& o) const { return !(*this == o); }
 };
-/// e.g. "libxsmm+prefetch+nt-stores/outer-parallel"; "auto" for a choice without a strategy.
+/// e.g. "libxsmm+prefetch+nt-stores/outer-parallel", "specialized+256-bit/sequential"; "auto" for a
+/// choice without a strategy.
 std::string describe(const TuningChoice& choice);
 
 /// How long one candidate took for a class's batch, per operation: its fastest round (what decides)
@@ -77,9 +81,9 @@ struct TunedTime {
 /// The measured choice among candidates' times: the one rule of `tune`'s classes and of lookup()'s
 /// interpolation between two of them. The fastest by its fastest round (interference on a shared
 /// machine only ever slows a round), except that a route with streaming stores of C whose twin with
-/// regular stores (same provider, strategy and prefetch) has a fastest round within the streaming
-/// one's median is set aside (what streaming stores save moves with the DRAM's state of the moment),
-/// and the rule applies to the rest. The index into `times`; empty when none has a time.
+/// regular stores (same provider, strategy, prefetch and kernel width) has a fastest round within the
+/// streaming one's median is set aside (what streaming stores save moves with the DRAM's state of the
+/// moment), and the rule applies to the rest. The index into `times`; empty when none has a time.
 std::optional<std::size_t> choose_measured(const std::vector<TunedTime>& times);
 
 class AutoTuning {

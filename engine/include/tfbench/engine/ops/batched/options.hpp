@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 
+#include "tfbench/engine/core/dtype.hpp"
 #include "tfbench/engine/exec/batch_policy.hpp"
 #include "tfbench/engine/ops/item_providers.hpp"
 
@@ -41,7 +42,19 @@ struct BatchedOptions {
   /// items allow it (packed specialized items of whole 32-byte vectors; libxsmm columns of whole
   /// 64-byte lines at 64-byte aligned addresses); BatchRun::streaming_stores says what ran.
   std::optional<bool> streaming_stores;
+  /// GEMM items of the specialized kernel that it has in 512-bit and in 256-bit vectors (packed f64
+  /// 2 x 2, 4 x 4 and 8 x 8 items in host builds with AVX-512): whether the 256-bit kernel runs. Which
+  /// is faster depends on the core (Zen 4 runs a 512-bit instruction as two 256-bit halves, and its
+  /// 256-bit 4 x 4 kernel is 1.2x the 512-bit one; docs/ops-batched.md "Two widths of kernel"). Empty:
+  /// the tuning's choice for the problem's class, else the 512-bit kernel. Elsewhere it changes
+  /// nothing; BatchRun::narrow_vectors says what ran.
+  std::optional<bool> narrow_vectors;
 };
+
+/// Whether the specialized kernel has packed GEMM items of `dtype`, n x n, in a 512-bit and in a
+/// 256-bit kernel in this build (f64 2, 4 and 8 in host builds with AVX-512), between which
+/// BatchedOptions::narrow_vectors chooses.
+bool has_two_kernel_widths(DType dtype, int n);
 
 /// The route that actually ran.
 struct BatchRun {
@@ -62,8 +75,12 @@ struct BatchRun {
   /// thread's recent calls of the batch's shape, or to measure that (docs/ops-batched.md, "The fan-out
   /// check"). `strategy` and `lanes` stay Auto's route.
   std::optional<bool> fan_out_withheld;
+  /// Specialized GEMM routes of items with two widths of kernel (BatchedOptions::narrow_vectors):
+  /// whether the 256-bit one ran.
+  std::optional<bool> narrow_vectors;
 };
-/// e.g. "outer-parallel x2 specialized", "sequential libxsmm+prefetch+nt-stores (tuned)",
+/// e.g. "outer-parallel x2 specialized", "sequential specialized+256-bit (tuned)",
+/// "sequential libxsmm+prefetch+nt-stores (tuned)",
 /// "outer-parallel x2 specialized (tuned), withheld: ran on the calling thread".
 std::string describe(const BatchRun& run);
 
