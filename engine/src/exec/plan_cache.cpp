@@ -5,13 +5,14 @@
 #include <cstring>
 #include <functional>
 
+#include "../core/hash_mix.hpp"
 #include "tfbench/engine/exec/session.hpp"
 
 namespace tfbench {
 
 namespace {
 void mix(std::size_t& seed, std::size_t value) {
-  seed ^= value + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
+  seed = impl::hash_mix(seed, value);
 }
 std::size_t hash_double(double v) {
   if (v == 0) v = 0;  // +0 and -0 compare equal, so they hash equal

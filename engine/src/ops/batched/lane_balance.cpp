@@ -13,6 +13,7 @@
 #include <x86intrin.h>
 #endif
 
+#include "../../core/hash_mix.hpp"
 #include "item_batch.hpp"
 
 namespace tfbench::impl::batched {
@@ -26,11 +27,6 @@ constexpr std::int64_t kLeadLimit = (std::int64_t(1) << (kLeadBits - 1)) - 1;
 constexpr std::uint64_t kLeadMask = (std::uint64_t(1) << kLeadBits) - 1;
 
 std::atomic<std::uint64_t> g_leads[1 << kTableBits];
-
-std::uint64_t mix(std::uint64_t seed, std::uint64_t value) {
-  seed ^= value + 0x9e3779b97f4a7c15ull + (seed << 6) + (seed >> 2);
-  return seed;
-}
 
 std::atomic<std::uint64_t>& slot(std::uint64_t key) {
   return g_leads[key & ((1u << kTableBits) - 1)];
@@ -102,12 +98,12 @@ std::int64_t lane_ticks() {
 }
 
 std::uint64_t lane_key(const std::uint64_t shape, const std::int64_t count, const int lanes) {
-  return mix(mix(shape, static_cast<std::uint64_t>(count)), static_cast<std::uint64_t>(lanes));
+  return hash_mix(hash_mix(shape, static_cast<std::uint64_t>(count)), static_cast<std::uint64_t>(lanes));
 }
 
 std::uint64_t shape_key(std::initializer_list<std::int64_t> parts) {
   std::uint64_t seed = 0x1a4e;
-  for (const std::int64_t part : parts) seed = mix(seed, static_cast<std::uint64_t>(part));
+  for (const std::int64_t part : parts) seed = hash_mix(seed, static_cast<std::uint64_t>(part));
   return seed;
 }
 
