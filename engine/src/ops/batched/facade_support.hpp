@@ -213,7 +213,7 @@ struct SelectedRoute {
   }
   /// The report of the call; `ran`: what execute_gemm/execute_solve returned; `c_streams`: whether the
   /// provider could stream this GEMM's C (streams_c_on; empty for a solve); `two_widths`: whether the
-  /// items have a 512-bit and a 256-bit specialized kernel (specialized_narrow; false for a solve).
+  /// items have a 512-bit and a 256-bit specialized kernel (specialized_two_widths; false for a solve).
   ops::BatchRun run(std::int64_t items, const LanesRan& ran, std::optional<bool> c_streams = std::nullopt,
                     const bool two_widths = false) const {
     ops::BatchRun r{route.strategy, route.lanes,  provider,     items,

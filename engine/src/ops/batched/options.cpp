@@ -7,7 +7,7 @@
 namespace tfbench::ops {
 
 bool has_two_kernel_widths(const DType dtype, const int n) {
-  return dtype == DType::F64 && impl::batched::has_narrow_kernel(n);
+  return dtype == DType::F64 && impl::batched::has_two_widths(n);
 }
 
 const char* name(Pivoting pivoting) {

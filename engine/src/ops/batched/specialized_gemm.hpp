@@ -298,7 +298,7 @@ ItemLayout classify(const GemmBatch<T>& g) {
 
 /// Whether packed f64 n x n items have a kernel in 512-bit and one in 256-bit vectors in this build
 /// (host builds with AVX-512: 2, 4 and 8), of which a route runs one (ItemsRoute::narrow).
-KOKKOS_INLINE_FUNCTION constexpr bool has_narrow_kernel(const int n) {
+KOKKOS_INLINE_FUNCTION constexpr bool has_two_widths(const int n) {
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) && defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
   return has_small_item_avx2(n);
 #else
@@ -312,7 +312,7 @@ template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
 struct FixedGemmChunk {
   GemmBatch<T> g;
   bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
-  bool narrow = false;    // packed f64 items with both widths of kernel: the 256-bit one (has_narrow_kernel)
+  bool narrow = false;    // packed f64 items with both widths of kernel: the 256-bit one (has_two_widths)
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     bool backward = false;  // only kernels whose items' lines can be walked downwards sweep both ways
@@ -331,7 +331,7 @@ struct FixedGemmChunk {
   /// AVX-512 host's where the route chose it (narrow).
   KOKKOS_INLINE_FUNCTION bool runs_256bit() const {
 #if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
-    if constexpr (packed_square_f64() && has_small_item_avx2(M)) return narrow || !has_narrow_kernel(M);
+    if constexpr (packed_square_f64() && has_small_item_avx2(M)) return narrow || !has_two_widths(M);
 #endif
     return false;
   }
@@ -557,7 +557,7 @@ decltype(auto) with_specialized_size(int n, F&& f) {
 
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
 /// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c);
-/// `narrow`: run the 256-bit kernel where the items have two (specialized_narrow).
+/// `narrow`: run the 256-bit kernel where the items have two (specialized_two_widths).
 template <class T, class F>
 decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, const bool narrow, F&& f) {
   const bool beta_zero = g.beta == T(0);
@@ -589,11 +589,11 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
 }
 
 /// Whether the specialized kernel has a 512-bit and a 256-bit kernel for this batch's items, between
-/// which its route chooses (packed f64 items of a size has_narrow_kernel names).
+/// which its route chooses (packed f64 items of a size has_two_widths names).
 template <class T>
-bool specialized_narrow(const GemmBatch<T>& g) {
+bool specialized_two_widths(const GemmBatch<T>& g) {
   return std::is_same<T, double>::value && classify(g) == ItemLayout::Packed &&
-         has_fixed_kernel(g.m(), g.n(), g.k()) && has_narrow_kernel(g.m());
+         has_fixed_kernel(g.m(), g.n(), g.k()) && has_two_widths(g.m());
 }
 
 /// Whether the specialized kernel writes this batch's C with streaming stores when its route asks:

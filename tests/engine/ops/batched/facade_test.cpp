@@ -832,7 +832,7 @@ TEST_CASE(
   using Chunk4 = batched::FixedGemmChunk<double, 4, 4, 4, batched::ItemLayout::Packed, true>;
 #if defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
   CHECK(Chunk4{g, false, true}.runs_256bit());
-  CHECK(Chunk4{g, false, false}.runs_256bit() == !batched::has_narrow_kernel(4));
+  CHECK(Chunk4{g, false, false}.runs_256bit() == !batched::has_two_widths(4));
 #else
   CHECK_FALSE(Chunk4{g, false, true}.runs_256bit());
 #endif
