@@ -21,8 +21,8 @@ struct ItemsRoute {
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
   bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
   bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
-  bool narrow =
-      false;  // GEMM, specialized: the 256-bit kernel where the items have two (specialized_two_widths)
+  // GEMM, specialized: the 256-bit kernel where the items have two (specialized_two_widths)
+  bool narrow = false;
   // OuterParallel chosen by Auto: the fan-out check may withhold it (fan_out_check.hpp)
   bool checked = false;
 };

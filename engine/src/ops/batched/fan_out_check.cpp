@@ -35,9 +35,6 @@ double running_mean(const double mean, const double sample) {
 
 }  // namespace
 
-FanOutCheck::FanOutCheck(const std::uint64_t shape, const std::int64_t count, const int lanes)
-    : FanOutCheck(lane_key(shape, count, lanes)) {}
-
 FanOutCheck::FanOutCheck(std::uint64_t key) {
   if (key == 0) key = 1;  // 0 marks an empty entry
   entry_ = &table()[key & (kTableSize - 1)];

@@ -43,8 +43,6 @@ class FanOutCheck {
   /// The calling thread's check of the batches of `lane_key` (lane_balance.hpp: one shape, count and
   /// lane count).
   explicit FanOutCheck(std::uint64_t lane_key);
-  /// The same for batches of `shape` with `count` items over `lanes` lanes.
-  FanOutCheck(std::uint64_t shape, std::int64_t count, int lanes);
 
   /// Whether this call fans out (else its items run on the calling thread).
   bool fan_out() const { return fan_out_; }

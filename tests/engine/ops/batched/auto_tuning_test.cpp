@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "batched_test_support.hpp"
@@ -69,6 +70,17 @@ std::shared_ptr<AutoTuning> gemm_tuning(ItemProvider provider, std::optional<Bat
   for (MemoryLevel level : {MemoryLevel::L1, MemoryLevel::L2, MemoryLevel::LLC, MemoryLevel::DRAM})
     for (int threads : {1, 2})
       tuning->add({BatchedFamily::Gemm, DType::F64, 8, level, threads}, {provider, strategy});
+  return tuning;
+}
+
+/// A tuning of f64 n x n GEMM classes at 1 and 2 threads: `first` at its level, `second` at its.
+using LevelChoice = std::pair<MemoryLevel, TuningChoice>;
+std::shared_ptr<AutoTuning> gemm_tuning_at(const char* id, int n, const LevelChoice& first,
+                                           const LevelChoice& second) {
+  auto tuning = std::make_shared<AutoTuning>(id, kCaches);
+  for (int threads : {1, 2})
+    for (const LevelChoice& at : {first, second})
+      tuning->add({BatchedFamily::Gemm, DType::F64, n, at.first, threads}, at.second);
   return tuning;
 }
 
@@ -390,13 +402,9 @@ TEST_CASE("Auto takes libxsmm's prefetching from the tuning; a per-operation cho
   if (!tfbench::impl::batched::libxsmm_compiled()) return;  // no libxsmm route to tune
   // The built-in rule prefetches beyond the L2 cache; on a Xeon (105 MiB LLC) the kernel without
   // prefetching was 9% faster for 32 x 32 items in the LLC: the tuning's measurement decides.
-  auto tuning = std::make_shared<AutoTuning>("prefetch-tuning", kCaches);
-  for (int threads : {1, 2}) {
-    tuning->add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::L2, threads},
-                {ItemProvider::Libxsmm, BatchStrategy::Sequential, true});
-    tuning->add({BatchedFamily::Gemm, DType::F64, 8, MemoryLevel::LLC, threads},
-                {ItemProvider::Libxsmm, BatchStrategy::Sequential, false});
-  }
+  const auto tuning = gemm_tuning_at(
+      "prefetch-tuning", 8, {MemoryLevel::L2, {ItemProvider::Libxsmm, BatchStrategy::Sequential, true}},
+      {MemoryLevel::LLC, {ItemProvider::Libxsmm, BatchStrategy::Sequential, false}});
   auto backend = backend_with(tuning);
   REQUIRE(backend
               .with_session([&](Session& s) {
@@ -431,13 +439,10 @@ TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation cho
 #if defined(TFBENCH_IMPL_STREAM_STORES)
   // The built-in rule streams the specialized kernel's C beyond 2 MiB of operands, wherever the batch
   // lives; the tuning measured regular stores faster in the L2 and streaming ones from DRAM.
-  auto tuning = std::make_shared<AutoTuning>("stream-tuning", kCaches);
-  for (int threads : {1, 2}) {
-    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L2, threads},
-                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, true});
-    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::LLC, threads},
-                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, false});
-  }
+  const auto tuning = gemm_tuning_at(
+      "stream-tuning", 4,
+      {MemoryLevel::L2, {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, true}},
+      {MemoryLevel::LLC, {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, false}});
   // C at aligned addresses, where the specialized kernel's streaming stores apply.
   auto aligned_c = [](Index items) { return tfbench::testing::aligned_items(4, items, -1.0); };
   auto backend = backend_with(tuning);
@@ -476,13 +481,12 @@ TEST_CASE("Auto takes the specialized kernel's width from the tuning; a per-oper
   if (!tfbench::ops::has_two_kernel_widths(DType::F64, 4)) return;  // one width of kernel in this build
   // The tuning measured the 256-bit 4 x 4 kernel faster in the L2 (as on Zen 4) and the 512-bit one
   // in the L1; the built-in rule runs the 512-bit kernel everywhere.
-  auto tuning = std::make_shared<AutoTuning>("width-tuning", kCaches);
-  for (int threads : {1, 2}) {
-    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L2, threads},
-                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, true});
-    tuning->add({BatchedFamily::Gemm, DType::F64, 4, MemoryLevel::L1, threads},
-                {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, false});
-  }
+  const auto tuning = gemm_tuning_at(
+      "width-tuning", 4,
+      {MemoryLevel::L2,
+       {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, true}},
+      {MemoryLevel::L1,
+       {ItemProvider::Specialized, BatchStrategy::Sequential, std::nullopt, std::nullopt, false}});
   auto backend = backend_with(tuning);
   REQUIRE(backend
               .with_session([&](Session& s) {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "ops/batched/fan_out_check.hpp"
+#include "ops/batched/lane_balance.hpp"
 
 using tfbench::impl::batched::FanOutCheck;
 
@@ -22,7 +23,7 @@ constexpr std::int64_t kCount = 512;
 /// Returns whether it fanned out.
 bool call(int index, const std::function<std::int64_t(int)>& fan,
           const std::function<std::int64_t(int)>& seq) {
-  FanOutCheck check(kShape, kCount, 2);
+  FanOutCheck check(tfbench::impl::batched::lane_key(kShape, kCount, 2));
   if (check.fan_out()) {
     check.ran_fan_out(fan(index));
     return true;
@@ -33,7 +34,7 @@ bool call(int index, const std::function<std::int64_t(int)>& fan,
 
 bool withheld_now() {
   // A check constructed only to read the state leaves it as it was (no call reported).
-  return FanOutCheck(kShape, kCount, 2).withheld();
+  return FanOutCheck(tfbench::impl::batched::lane_key(kShape, kCount, 2)).withheld();
 }
 
 }  // namespace
@@ -137,8 +138,9 @@ TEST_CASE("batches of another shape, count or lane count have checks of their ow
     call(
         i, [](int) { return 3300; }, [](int) { return 2300; });
   CHECK(withheld_now());
-  CHECK_FALSE(FanOutCheck(kShape + 1, kCount, 2).withheld());
-  CHECK_FALSE(FanOutCheck(kShape, kCount + 1, 2).withheld());
-  CHECK_FALSE(FanOutCheck(kShape, kCount, 3).withheld());
-  CHECK(FanOutCheck(kShape, kCount, 3).fan_out());  // a new batch starts with the fan-out Auto chose
+  CHECK_FALSE(FanOutCheck(tfbench::impl::batched::lane_key(kShape + 1, kCount, 2)).withheld());
+  CHECK_FALSE(FanOutCheck(tfbench::impl::batched::lane_key(kShape, kCount + 1, 2)).withheld());
+  CHECK_FALSE(FanOutCheck(tfbench::impl::batched::lane_key(kShape, kCount, 3)).withheld());
+  CHECK(FanOutCheck(tfbench::impl::batched::lane_key(kShape, kCount, 3))
+            .fan_out());  // a new batch starts with the fan-out Auto chose
 }
