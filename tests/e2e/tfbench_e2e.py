@@ -890,7 +890,8 @@ def test_tuning():
     for c in classes:
         ran = [k for k in c["candidates"] if not k["skipped"]]
         check(ran and all(k["max_rel_error"] <= 1e-10 for k in ran), "candidates checked: %s" % ran)
-        # libxsmm is measured with and without prefetching the next item; no other provider prefetches.
+        # libxsmm is measured with and without prefetching the next item; no other provider prefetches
+        # 8 x 8 items (the specialized kernel's prefetch is for 16 x 16 and 32 x 32: prefetch_test.cpp).
         # Beyond the L1 it and the specialized kernel are measured with regular and streaming stores of C.
         xsmm = sorted((k["prefetch"], k["streaming_stores"]) for k in c["candidates"] if k["provider"] == "libxsmm")
         check(xsmm in ([], [(False, False), (False, True), (True, False), (True, True)]),

@@ -255,3 +255,39 @@ TEST_CASE("tune: a sample times the candidate's repeated calls, not the call aft
   steady_seconds_per_call([&] { ++calls; }, 1e-3);
   CHECK(calls >= 3);
 }
+
+TEST_CASE("tune: the specialized kernel is measured with and without its prefetch where the items have one",
+          "[tuning]") {
+  using tfbench::ops::BatchedFamily;
+  using tfbench::ops::MemoryLevel;
+  using tfbench::workloads::candidates_of;
+  const auto specialized = [](const std::vector<TuneCandidate>& all) {
+    std::vector<TuneCandidate> out;
+    for (const TuneCandidate& c : all)
+      if (c.provider == ItemProvider::Specialized) out.push_back(c);
+    return out;
+  };
+  // 16 x 16 f64 items from DRAM at two threads: each strategy and store with the prefetch off and on,
+  // each said explicitly (unset, a route would take the built-in rule and measure one of them twice).
+  const auto with = specialized(candidates_of(BatchedFamily::Gemm, 2, MemoryLevel::DRAM, false, true));
+  CHECK(with.size() == 8);
+  for (bool prefetch : {false, true})
+    for (bool stream : {false, true})
+      for (BatchStrategy strategy : {BatchStrategy::Sequential, BatchStrategy::OuterParallel}) {
+        CAPTURE(prefetch, stream, tfbench::name(strategy));
+        CHECK(std::count_if(with.begin(), with.end(), [&](const TuneCandidate& c) {
+                return c.prefetch == std::optional<bool>(prefetch) &&
+                       c.streaming_stores == std::optional<bool>(stream) && c.strategy == strategy;
+              }) == 1);
+      }
+  TuneCandidate ahead = with.back();
+  CHECK(ahead.label() == "specialized+prefetch+nt-stores/outer-parallel");
+  // Items without a prefetching kernel: the specialized candidates leave the prefetch unset.
+  const auto without = specialized(candidates_of(BatchedFamily::Gemm, 2, MemoryLevel::DRAM, false, false));
+  CHECK(without.size() == 4);
+  CHECK(std::all_of(without.begin(), without.end(), [](const TuneCandidate& c) { return !c.prefetch; }));
+  // A solve's specialized candidates: no prefetch, no stores.
+  const auto solve = specialized(candidates_of(BatchedFamily::Solve, 1, MemoryLevel::L2, false, false));
+  REQUIRE(solve.size() == 1);
+  CHECK_FALSE(solve[0].prefetch.has_value());
+}

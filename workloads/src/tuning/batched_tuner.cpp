@@ -161,50 +161,6 @@ double solve_check(const HostTensor<T>& a, const HostTensor<T>& b, const HostTen
   return worst;
 }
 
-/// The pairs worth measuring: each sequential item provider alone and, with threads, fanned out;
-/// BLAS/LAPACK as provider-managed items (its own threads). Solves pivot (Pivoting::Partial, as the
-/// families do), so KokkosBatched's non-pivoting LU is not a candidate there. `two_widths`: the
-/// specialized kernel has these GEMM items in 512-bit and in 256-bit vectors (ops::has_two_kernel_widths),
-/// and both are measured.
-std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, MemoryLevel level,
-                                         bool two_widths) {
-  std::vector<TuneCandidate> out;
-  auto sequential = [&](ItemProvider p) {
-    out.push_back({p, BatchStrategy::Sequential, kNaN, kNaN, {}});
-    if (threads > 1) out.push_back({p, BatchStrategy::OuterParallel, kNaN, kNaN, {}});
-  };
-  // The specialized kernel's and libxsmm's GEMM items with regular and with streaming stores of C. A
-  // streaming store skips reading the line it overwrites but sends it past the caches: on the Xeon
-  // libxsmm's was 10-16% faster for batches from DRAM and 1.6x slower for 16 x 16 items in the two
-  // cores' L2. Not in the L1, where C stays between calls and such a store can only evict it.
-  const std::vector<bool> stores =
-      level == MemoryLevel::L1 ? std::vector<bool>{false} : std::vector<bool>{false, true};
-  auto with_stores = [&](ItemProvider p, std::optional<bool> prefetch) {
-    for (bool stream : stores) {
-      const std::size_t first = out.size();
-      sequential(p);
-      for (std::size_t i = first; i < out.size(); ++i)
-        out[i].prefetch = prefetch, out[i].streaming_stores = stream;
-    }
-  };
-  if (family == BatchedFamily::Gemm) {
-    with_stores(ItemProvider::Specialized, std::nullopt);
-    if (two_widths) {
-      const std::size_t first = out.size();
-      with_stores(ItemProvider::Specialized, std::nullopt);
-      for (std::size_t i = first; i < out.size(); ++i) out[i].narrow_vectors = true;
-    }
-    // libxsmm with and without prefetching the next item: which wins depends on the machine and on
-    // where the batch lives (on a Xeon, off 9% faster for 32 x 32 items in the LLC, on 4-19% from DRAM).
-    for (bool prefetch : {false, true}) with_stores(ItemProvider::Libxsmm, prefetch);
-    sequential(ItemProvider::KokkosBatched);
-  } else {
-    sequential(ItemProvider::Specialized);
-  }
-  out.push_back({ItemProvider::Blas, BatchStrategy::ProviderItems, kNaN, kNaN, {}});
-  return out;
-}
-
 double median(std::vector<double> v) {
   if (v.empty()) return kNaN;
   std::sort(v.begin(), v.end());
@@ -261,6 +217,8 @@ class ClassBench {
       return "streaming stores do not apply to these items";
     if (c.narrow_vectors.value_or(false) && !ran->narrow_vectors.value_or(false))
       return "these items have one width of kernel";
+    if (c.prefetch.value_or(false) && !ran->prefetch.value_or(false))
+      return "these items have no prefetching kernel";
     return std::string();
   }
 
@@ -287,6 +245,48 @@ class ClassBench {
 };
 
 }  // namespace
+
+std::vector<TuneCandidate> candidates_of(BatchedFamily family, int threads, MemoryLevel level,
+                                         bool two_widths, bool prefetching) {
+  std::vector<TuneCandidate> out;
+  auto sequential = [&](ItemProvider p) {
+    out.push_back({p, BatchStrategy::Sequential, kNaN, kNaN, {}});
+    if (threads > 1) out.push_back({p, BatchStrategy::OuterParallel, kNaN, kNaN, {}});
+  };
+  // The specialized kernel's and libxsmm's GEMM items with regular and with streaming stores of C. A
+  // streaming store skips reading the line it overwrites but sends it past the caches: on the Xeon
+  // libxsmm's was 10-16% faster for batches from DRAM and 1.6x slower for 16 x 16 items in the two
+  // cores' L2. Not in the L1, where C stays between calls and such a store can only evict it.
+  const std::vector<bool> stores =
+      level == MemoryLevel::L1 ? std::vector<bool>{false} : std::vector<bool>{false, true};
+  auto with_stores = [&](ItemProvider p, std::optional<bool> prefetch) {
+    for (bool stream : stores) {
+      const std::size_t first = out.size();
+      sequential(p);
+      for (std::size_t i = first; i < out.size(); ++i)
+        out[i].prefetch = prefetch, out[i].streaming_stores = stream;
+    }
+  };
+  if (family == BatchedFamily::Gemm) {
+    // Where the kernel can prefetch, each candidate says whether it does: left empty, the route would
+    // take the built-in rule (on beyond the L2), and the two would measure the same route.
+    with_stores(ItemProvider::Specialized, prefetching ? std::optional<bool>(false) : std::nullopt);
+    if (prefetching) with_stores(ItemProvider::Specialized, true);
+    if (two_widths) {
+      const std::size_t first = out.size();
+      with_stores(ItemProvider::Specialized, std::nullopt);
+      for (std::size_t i = first; i < out.size(); ++i) out[i].narrow_vectors = true;
+    }
+    // libxsmm with and without prefetching the next item: which wins depends on the machine and on
+    // where the batch lives (on a Xeon, off 9% faster for 32 x 32 items in the LLC, on 4-19% from DRAM).
+    for (bool prefetch : {false, true}) with_stores(ItemProvider::Libxsmm, prefetch);
+    sequential(ItemProvider::KokkosBatched);
+  } else {
+    sequential(ItemProvider::Specialized);
+  }
+  out.push_back({ItemProvider::Blas, BatchStrategy::ProviderItems, kNaN, kNaN, {}});
+  return out;
+}
 
 std::string TuneCandidate::label() const {
   return ops::describe(choice());
@@ -357,9 +357,9 @@ TuneClassResult tune_class(const TuneOptions& o, Session& session, BatchedFamily
   result.cls = ops::TuningClass{family, dtype_of<T>(), n, level, o.threads, bench.bytes()};
   result.items = bench.items();
   result.operand_bytes = bench.bytes();
-  result.candidates =
-      candidates_of(family, o.threads, level,
-                    family == BatchedFamily::Gemm && ops::has_two_kernel_widths(dtype_of<T>(), n));
+  result.candidates = candidates_of(
+      family, o.threads, level, family == BatchedFamily::Gemm && ops::has_two_kernel_widths(dtype_of<T>(), n),
+      family == BatchedFamily::Gemm && ops::has_prefetching_kernel(dtype_of<T>(), n));
   // Correct before fast: each candidate runs once and is compared with the reference.
   const double tolerance = check_tolerance<T>();
   for (TuneCandidate& c : result.candidates) {

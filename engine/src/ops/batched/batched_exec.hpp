@@ -19,7 +19,9 @@ struct ItemsRoute {
   RouteMode mode = RouteMode::Sequential;
   int lanes = 1;
   ops::ItemProvider provider = ops::ItemProvider::Specialized;
-  bool prefetch = false;  // libxsmm: dispatch the kernel that prefetches the next item's operands
+  // libxsmm: dispatch the kernel that prefetches the next item's operands; GEMM, specialized: prefetch
+  // them where the items' kernel can (specialized_prefetches)
+  bool prefetch = false;
   bool stream_c = false;  // GEMM, specialized and libxsmm: streaming stores of C where the items allow
   // GEMM, specialized: the 256-bit kernel where the items have two (specialized_two_widths)
   bool narrow = false;

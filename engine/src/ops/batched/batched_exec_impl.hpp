@@ -140,7 +140,7 @@ LanesRan execute_gemm(const Space& space, const ItemsRoute& route, const GemmBat
   const bool checked = route.checked;
   switch (route.provider) {
     case ops::ItemProvider::Specialized:
-      return with_specialized_chunk(g, route.stream_c, route.narrow, [&](const auto& chunk) {
+      return with_specialized_chunk(g, route.stream_c, route.narrow, route.prefetch, [&](const auto& chunk) {
         return run_lanes("tfbench::engine::ops::batched_gemm::specialized", space, lanes, count, shape,
                          checked, chunk);
       });

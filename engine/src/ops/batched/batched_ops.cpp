@@ -90,7 +90,7 @@ Result<ops::BatchRun, ops::BatchedError> batched_gemm_run(Session& session, cons
       const LanesRan ran = execute_gemm(space, selected.items_route(), g);
       // Only a route that asked for streaming stores can have streamed C.
       return selected.run(count, ran, selected.stream_c && streams_c_on(selected.provider, g),
-                          specialized_two_widths(g));
+                          specialized_two_widths(g), specialized_prefetches(g));
     });
   });
 }

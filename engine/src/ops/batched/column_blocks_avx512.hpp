@@ -27,21 +27,23 @@
 // libxsmm from DRAM (the 16 x 8 blocks: 0.66x) and 0.97-0.99x in the LLC (0.84-0.89x), where Auto's
 // tuning still picks libxsmm per class.
 
-// Software prefetch of the next item was tried and dropped (7086fa0, 2026-12-05, EPYC VM): one line
-// of the next item's A, B and C per step of the block loops, into L1 (or L2, 1, 2 or 4 items ahead).
-// Batches of 512 items started cold gained 1.35x from DRAM, but the rows that matter did not: the
-// 256 MiB batch of 16 x 16 items in one call ran 9.0-10.3 ms without, 10.4-11.9 ms with (libxsmm's
-// prefetching kernel 8.1-8.3); `tune` found it 3-10% slower in the LLC and never ahead beyond noise
-// at n = 16 or 32, 1 or 2 threads. The hardware prefetchers already follow these sequential streams.
-// Tried again with C streamed from the registers (2026-12-05): the next item's A and B, all their
-// lines spread over the first block's p loop. Against libxsmm's prefetching, streaming kernel in the
-// same `tune` (n = 16): into L1 the LLC classes went from 0.93-1.06x to 1.00-1.08x of its time and
-// DRAM from 1.69x to 1.01 (one thread); into L2 the LLC read 1.06-1.16x, DRAM 0.89. Where Auto's
-// choices are made (the LLC) no better than without, so not kept. On the Zen 4 VM (2026-12-06, where
-// PREFETCHT1 fills only the L2), the 256 MiB batch of 16 x 16 items at one thread through the tuned
-// streaming route (`tfbench run`, the case alone, two runs each): 7.19-7.40 ms without, with the next
-// (or fourth next) item's A and B one line each per p step into L2 7.48-8.12, all 64 lines at once
-// 12.6-13.5. Its hardware prefetchers keep up here too.
+// Software prefetch of the next item (Prefetch, the route's BatchedOptions::prefetch): while one
+// item is computed, one line each of the next item's A and B per step of a block's p loop, into the
+// L2 (PREFETCHT1; it fills only the L2 on Zen 4), spread over the blocks that read no new lines of A:
+// n = 32 over the second to fifth of its seven blocks (A is read whole by the first), n = 16 over
+// both (two pairs of lines at each p loop's first step). Without it the first block of each item
+// waits for A: the hardware's stream prefetchers see A's lines in order only while the first block
+// reads them, then nothing of A for six blocks, and start late on the next item. On the Zen 4 VM
+// (2026-12-07, standalone, 256 MiB in 2 MiB pages, streaming stores, the variants interleaved,
+// median of 15) 10922 items of 32 x 32 from DRAM took 15.0-15.5 ms at one thread and 7.8-8.3 at two
+// without, 13.6 and 6.8-7.5 with (into the L1: 14.1-14.2 and 7.2-7.4), about the kernel's own rate
+// over an LLC-resident batch; 16 x 16 at one thread 8.3-9.4 -> 8.0-8.6, at two 6.7 -> 6.9. `tune`,
+// in one process: 32 x 32 from DRAM 14.6 -> 13.0 ms and 7.31 -> 6.49, 16 x 16 from DRAM 7.94 -> 8.15
+// and 4.08 -> 3.75, in the L2 and the LLC within 1-2% either way; it measures both for each class.
+// Tried before and dropped (7086fa0, 2026-12-05 and 2026-12-06): one line of the next item's A, B
+// and C per step into L1 or L2 (C, streamed, needs none), and all of the next item's lines in the
+// first block's p loop (a burst that holds the miss buffers the kernel's own loads need); neither
+// test looked at where the compiler had put the prefetches (prefetch_next_line).
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
@@ -57,13 +59,36 @@ constexpr bool has_column_blocks(int n) {
   return n == 16 || n == 32;
 }
 
+/// The next item's A and B, which the kernel prefetches while it computes one item.
+struct NextItem {
+  const double* a = nullptr;
+  const double* b = nullptr;
+};
+
+/// Line `line` of the next item's A and B into the L2, after `after` (a vector this step of the p loop
+/// loaded). Always inlined: a call in the p loop would spill every accumulator (the vector registers
+/// are all caller-saved). The empty asm makes the addresses depend on `after`, so that the compiler's
+/// scheduler cannot hoist the unrolled loop's prefetches into one burst at its top: GCC 12 gathered
+/// them 11-24 at a time, and 16 x 16 items from DRAM then ran 1.7x slower than without (13.7 against
+/// 7.7 ms, `tune`), where spread one a step they ran faster.
+__attribute__((always_inline)) inline void prefetch_next_line(const NextItem& next, const int line,
+                                                              const __m512d after) {
+  const char* a = reinterpret_cast<const char*>(next.a) + 64 * line;
+  const char* b = reinterpret_cast<const char*>(next.b) + 64 * line;
+  asm("" : "+r"(a), "+r"(b) : "v"(after));
+  _mm_prefetch(a, _MM_HINT_T1);
+  _mm_prefetch(b, _MM_HINT_T1);
+}
+
 /// Columns [j0, j0 + Columns) of C = alpha A B (+ beta C unless BetaZero), all N rows (N / 8
 /// vectors per column). Each element of C is A(i,0) B(0,j) followed by one FMA per p in order, in
 /// every block shape: the blocking changes no result. Stream (BetaZero only, `c` 64-byte aligned):
 /// each column's whole lines go out in non-temporal stores straight from the accumulators.
-template <int N, int Columns, bool BetaZero, bool Stream = false>
+/// PrefetchLines >= 0: lines [PrefetchLines, PrefetchLines + N) of `next`'s A and B go to the L2, one
+/// of each per step of the p loop (two at its first).
+template <int N, int Columns, bool BetaZero, bool Stream = false, int PrefetchLines = -1>
 inline void gemm_f64_column_block(const double alpha, const double* a, const double* b, const double beta,
-                                  double* c, const int j0) {
+                                  double* c, const int j0, const NextItem& next = {}) {
   constexpr int rows = N / 8;  // vectors per column
   const double* bj = b + j0 * N;
   __m512d acc[rows][Columns];
@@ -83,6 +108,10 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
     __m512d ap[rows];
 #pragma GCC unroll 4
     for (int v = 0; v < rows; ++v) ap[v] = _mm512_loadu_pd(a + p * N + 8 * v);
+    if constexpr (PrefetchLines >= 0) {
+      if (p == 1) prefetch_next_line(next, PrefetchLines, ap[0]);
+      prefetch_next_line(next, PrefetchLines + p, ap[0]);
+    }
 #pragma GCC unroll 8
     for (int j = 0; j < Columns; ++j) {
       const __m512d bpj = _mm512_set1_pd(bj[j * N + p]);
@@ -112,29 +141,47 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
 
 /// C = alpha A B (+ beta C unless BetaZero) for one compact column-major f64 N x N item
 /// (has_column_blocks(N)); `c` may be a tile the caller streams to the item (the same arithmetic
-/// either way).
-template <int N, bool BetaZero, bool Stream = false>
+/// either way). Prefetch: `next`'s A and B (N * N / 8 lines each) go to the L2 meanwhile.
+template <int N, bool BetaZero, bool Stream = false, bool Prefetch = false>
 inline void gemm_f64_column_blocks_item(const double alpha, const double* a, const double* b,
-                                        const double beta, double* c) {
+                                        const double beta, double* c, const NextItem& next = {}) {
   static_assert(has_column_blocks(N), "n = 16 or 32");
+  constexpr int none = -1;
   if constexpr (N == 16) {
-    gemm_f64_column_block<16, 8, BetaZero, Stream>(alpha, a, b, beta, c, 0);
-    gemm_f64_column_block<16, 8, BetaZero, Stream>(alpha, a, b, beta, c, 8);
-  } else {
+    gemm_f64_column_block<16, 8, BetaZero, Stream, Prefetch ? 0 : none>(alpha, a, b, beta, c, 0, next);
+    gemm_f64_column_block<16, 8, BetaZero, Stream, Prefetch ? 16 : none>(alpha, a, b, beta, c, 8, next);
+  } else if constexpr (!Prefetch) {
     for (int j0 = 0; j0 < 30; j0 += 5)
       gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, j0);
+    gemm_f64_column_block<32, 2, BetaZero, Stream>(alpha, a, b, beta, c, 30);
+  } else {
+    // The first block reads A: the next item's 128 lines of each wait for the four after it.
+    gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, 0);
+    gemm_f64_column_block<32, 5, BetaZero, Stream, 0>(alpha, a, b, beta, c, 5, next);
+    gemm_f64_column_block<32, 5, BetaZero, Stream, 32>(alpha, a, b, beta, c, 10, next);
+    gemm_f64_column_block<32, 5, BetaZero, Stream, 64>(alpha, a, b, beta, c, 15, next);
+    gemm_f64_column_block<32, 5, BetaZero, Stream, 96>(alpha, a, b, beta, c, 20, next);
+    gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, 25);
     gemm_f64_column_block<32, 2, BetaZero, Stream>(alpha, a, b, beta, c, 30);
   }
 }
 
-/// Items [begin, end) of compact column-major f64 N x N items.
-template <int N, bool BetaZero, bool Stream = false>
+/// Items [begin, end) of compact column-major f64 N x N items; Prefetch: each item but the last
+/// prefetches the next one's A and B (nothing beyond `end`: another lane's items, or none).
+template <int N, bool BetaZero, bool Stream = false, bool Prefetch = false>
 inline void gemm_f64_column_blocks_items(const double alpha, const double* a, const double* b,
                                          const double beta, double* c, std::int64_t begin,
                                          const std::int64_t end) {
   constexpr std::int64_t size = std::int64_t(N) * N;
-  for (std::int64_t i = begin; i < end; ++i)
-    gemm_f64_column_blocks_item<N, BetaZero, Stream>(alpha, a + size * i, b + size * i, beta, c + size * i);
+  for (std::int64_t i = begin; i < end; ++i) {
+    const double *ai = a + size * i, *bi = b + size * i;
+    if (Prefetch && i + 1 < end) {
+      gemm_f64_column_blocks_item<N, BetaZero, Stream, true>(alpha, ai, bi, beta, c + size * i,
+                                                             NextItem{ai + size, bi + size});
+    } else {
+      gemm_f64_column_blocks_item<N, BetaZero, Stream>(alpha, ai, bi, beta, c + size * i);
+    }
+  }
 }
 
 }  // namespace tfbench::impl::batched

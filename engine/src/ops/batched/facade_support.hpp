@@ -190,7 +190,7 @@ struct SelectedRoute {
   BatchRoute route;
   ops::ItemProvider provider;
   bool tuned = false;     // taken from the policy's AutoTuning
-  bool prefetch = false;  // libxsmm: the kernel prefetches the next item's operands
+  bool prefetch = false;  // libxsmm, and GEMM, specialized where the items allow: prefetch the next item
   bool stream_c = false;  // GEMM, specialized and libxsmm: C in streaming stores where the items allow
   bool checked = false;   // Auto's OuterParallel, which the fan-out check may withhold (fan_out_check.hpp)
   bool narrow = false;    // GEMM, specialized: the 256-bit kernel where the items have two
@@ -213,15 +213,18 @@ struct SelectedRoute {
   }
   /// The report of the call; `ran`: what execute_gemm/execute_solve returned; `c_streams`: whether the
   /// provider could stream this GEMM's C (streams_c_on; empty for a solve); `two_widths`: whether the
-  /// items have a 512-bit and a 256-bit specialized kernel (specialized_two_widths; false for a solve).
+  /// items have a 512-bit and a 256-bit specialized kernel (specialized_two_widths; false for a solve);
+  /// `prefetches`: whether the items' specialized kernel can prefetch the next item
+  /// (specialized_prefetches; false for a solve).
   ops::BatchRun run(std::int64_t items, const LanesRan& ran, std::optional<bool> c_streams = std::nullopt,
-                    const bool two_widths = false) const {
+                    const bool two_widths = false, const bool prefetches = false) const {
     ops::BatchRun r{route.strategy, route.lanes,  provider,     items,
                     tuned,          std::nullopt, std::nullopt, std::nullopt};
     if (two_widths && provider == ops::ItemProvider::Specialized) r.narrow_vectors = narrow;
     if (route.strategy == BatchStrategy::OuterParallel) r.first_lane_items = ran.first_lane_items;
     if (checked) r.fan_out_withheld = ran.fan_out_withheld;
-    if (provider == ops::ItemProvider::Libxsmm) r.prefetch = prefetch;
+    if (provider == ops::ItemProvider::Libxsmm || (prefetches && provider == ops::ItemProvider::Specialized))
+      r.prefetch = prefetch;
     if (c_streams && (provider == ops::ItemProvider::Libxsmm || provider == ops::ItemProvider::Specialized))
       r.streaming_stores = stream_c && *c_streams;
     return r;
@@ -238,8 +241,9 @@ int preference_order(ops::BatchedFamily family, bool host_space, DType dtype, In
 /// effective strategy, then the exec concern's resolve_batch_route. Errors are typed, before writes.
 /// `streaming`: streaming_batch(g) of a GEMM batch (false for solves: their preference ignores it).
 /// Under Auto with an AutoTuning in the policy, on a host space, the tuning's choice for the problem's
-/// class (`working_set_bytes`: the operands' bytes) is tried first. The route's libxsmm prefetch:
-/// options.prefetch, else the tuning's choice, else `streaming`. Its streaming stores of C:
+/// class (`working_set_bytes`: the operands' bytes) is tried first. The route's prefetch of the next
+/// item (libxsmm's, and the specialized kernel's where its items have one): options.prefetch, else
+/// the tuning's choice, else `streaming`. Its streaming stores of C:
 /// options.streaming_stores, else the tuning's choice, else `streaming` for the specialized kernel
 /// (never for libxsmm). Its kernel width: options.narrow_vectors, else the tuning's choice, else 512-bit.
 Result<SelectedRoute, BatchedError> select_route(const Session& session, const ops::BatchedOptions& options,

@@ -10,6 +10,10 @@ bool has_two_kernel_widths(const DType dtype, const int n) {
   return dtype == DType::F64 && impl::batched::has_two_widths(n);
 }
 
+bool has_prefetching_kernel(const DType dtype, const int n) {
+  return dtype == DType::F64 && impl::batched::has_prefetching_kernel(n);
+}
+
 const char* name(Pivoting pivoting) {
   return pivoting == Pivoting::Partial ? "partial" : "none";
 }

@@ -307,12 +307,26 @@ KOKKOS_INLINE_FUNCTION constexpr bool has_two_widths(const int n) {
 #endif
 }
 
+/// Whether packed f64 n x n items have a kernel that can prefetch the next item while it computes one
+/// in this build (host builds with AVX-512: the column blocks of 16 and 32), which a route asks for
+/// (ItemsRoute::prefetch).
+KOKKOS_INLINE_FUNCTION constexpr bool has_prefetching_kernel(const int n) {
+#if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
+  return has_column_blocks(n);
+#else
+  (void)n;
+  return false;
+#endif
+}
+
 /// Items [begin, end) of a batch with compile-time sizes: the sequential per-item provider body.
 template <class T, int M, int N, int K, ItemLayout Layout, bool BetaZero>
 struct FixedGemmChunk {
   GemmBatch<T> g;
   bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
   bool narrow = false;    // packed f64 items with both widths of kernel: the 256-bit one (has_two_widths)
+  bool prefetch =
+      false;  // packed f64 items with a prefetching kernel: prefetch the next item (has_prefetching_kernel)
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     bool backward = false;  // only kernels whose items' lines can be walked downwards sweep both ways
@@ -325,6 +339,11 @@ struct FixedGemmChunk {
     } else {
       items(g.alpha, begin, end, backward);
     }
+  }
+
+  /// Whether this chunk's kernel prefetches the next item: asked, and the items have such a kernel.
+  KOKKOS_INLINE_FUNCTION bool prefetches_next() const {
+    return prefetch && packed_square_f64() && has_prefetching_kernel(M);
   }
 
   /// Whether this chunk runs the 256-bit kernel of small_items_avx2.hpp: an AVX2 host's only one, an
@@ -418,8 +437,13 @@ struct FixedGemmChunk {
         // Whole 64-byte lines per column: streamed straight from the registers, no tile.
         if constexpr (packed_square_f64() && has_column_blocks(M)) {
           if (reinterpret_cast<std::uintptr_t>(g.c.data) % 64 == 0) {
-            gemm_f64_column_blocks_items<M, true, true>(alpha, g.a.data, g.b.data, T(0), g.c.data, begin,
-                                                        end);
+            if (prefetch) {
+              gemm_f64_column_blocks_items<M, true, true, true>(alpha, g.a.data, g.b.data, T(0), g.c.data,
+                                                                begin, end);
+            } else {
+              gemm_f64_column_blocks_items<M, true, true>(alpha, g.a.data, g.b.data, T(0), g.c.data, begin,
+                                                          end);
+            }
             streaming_stores_done();
             return;
           }
@@ -463,7 +487,12 @@ struct FixedGemmChunk {
 #endif
 #if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
     if constexpr (packed_square_f64() && has_column_blocks(M)) {
-      gemm_f64_column_blocks_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
+      if (prefetch) {
+        gemm_f64_column_blocks_items<M, BetaZero, false, true>(alpha, g.a.data, g.b.data, g.beta, g.c.data,
+                                                               begin, end);
+      } else {
+        gemm_f64_column_blocks_items<M, BetaZero>(alpha, g.a.data, g.b.data, g.beta, g.c.data, begin, end);
+      }
       return;
     }
 #endif
@@ -557,9 +586,11 @@ decltype(auto) with_specialized_size(int n, F&& f) {
 
 /// Calls f(chunk) with the chunk functor for this batch: dispatched once per operation over size,
 /// layout and beta == 0. `stream_c`: write C with streaming stores where the items allow (streams_c);
-/// `narrow`: run the 256-bit kernel where the items have two (specialized_two_widths).
+/// `narrow`: run the 256-bit kernel where the items have two (specialized_two_widths); `prefetch`:
+/// prefetch the next item where the kernel can (specialized_prefetches).
 template <class T, class F>
-decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, const bool narrow, F&& f) {
+decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c, const bool narrow,
+                                      const bool prefetch, F&& f) {
   const bool beta_zero = g.beta == T(0);
   const ItemLayout layout = classify(g);
   auto by_size = [&](auto size_tag) {
@@ -575,7 +606,7 @@ decltype(auto) with_specialized_chunk(const GemmBatch<T>& g, const bool stream_c
         switch (layout) {
           case ItemLayout::Packed:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::Packed, B0>{g, B0 && stream_c && streams_c(g, S),
-                                                                        narrow});
+                                                                        narrow, prefetch});
           case ItemLayout::UnitRows:
             return f(FixedGemmChunk<T, S, S, S, ItemLayout::UnitRows, B0>{g});
           default:
@@ -594,6 +625,14 @@ template <class T>
 bool specialized_two_widths(const GemmBatch<T>& g) {
   return std::is_same<T, double>::value && classify(g) == ItemLayout::Packed &&
          has_fixed_kernel(g.m(), g.n(), g.k()) && has_two_widths(g.m());
+}
+
+/// Whether the specialized kernel prefetches the next item of this batch when its route asks (packed
+/// f64 items of a size has_prefetching_kernel names).
+template <class T>
+bool specialized_prefetches(const GemmBatch<T>& g) {
+  return std::is_same<T, double>::value && classify(g) == ItemLayout::Packed &&
+         has_fixed_kernel(g.m(), g.n(), g.k()) && has_prefetching_kernel(g.m());
 }
 
 /// Whether the specialized kernel writes this batch's C with streaming stores when its route asks:

@@ -434,6 +434,47 @@ TEST_CASE("Auto takes libxsmm's prefetching from the tuning; a per-operation cho
               .has_value());
 }
 
+TEST_CASE("Auto takes the specialized kernel's prefetch from the tuning; a per-operation choice overrides it",
+          "[batched][tuning]") {
+  if (!tfbench::ops::has_prefetching_kernel(DType::F64, 16)) return;  // no prefetching kernel in this build
+  // The built-in rule prefetches beyond the L2 cache; the tuning measured the prefetch faster in the
+  // L2 and slower in the LLC (where the items' lines already come from a cache).
+  const auto tuning =
+      gemm_tuning_at("specialized-prefetch-tuning", 16,
+                     {MemoryLevel::L2, {ItemProvider::Specialized, BatchStrategy::Sequential, true}},
+                     {MemoryLevel::LLC, {ItemProvider::Specialized, BatchStrategy::Sequential, false}});
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                // 512 items of 16 x 16: 3 MiB of operands, in kCaches' LLC (the rule: prefetch).
+                auto a = random_tensor(16, 16, 512, 51), b = random_tensor(16, 16, 512, 52);
+                auto c = random_tensor(16, 16, 512, 53);
+                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(llc.has_value());
+                CHECK(llc->tuned);
+                CHECK(llc->provider == ItemProvider::Specialized);
+                CHECK(llc->prefetch == std::optional<bool>(false));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                tfbench::ops::BatchedOptions on;
+                on.prefetch = true;
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(forced.has_value());
+                CHECK(forced->tuned);  // the provider still comes from the tuning
+                CHECK(forced->prefetch == std::optional<bool>(true));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                // 64 items (384 KiB, in kCaches' L2; the rule: no prefetch).
+                auto a2 = random_tensor(16, 16, 64, 54), b2 = random_tensor(16, 16, 64, 55);
+                auto c2 = random_tensor(16, 16, 64, 56);
+                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
+                REQUIRE(l2.has_value());
+                CHECK(l2->tuned);
+                CHECK(l2->prefetch == std::optional<bool>(true));
+                CHECK(tfbench::ops::describe(*l2).find("specialized+prefetch (tuned)") != std::string::npos);
+                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
+              })
+              .has_value());
+}
+
 TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation choice overrides it",
           "[batched][tuning]") {
 #if defined(TFBENCH_IMPL_STREAM_STORES)

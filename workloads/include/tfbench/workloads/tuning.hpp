@@ -123,6 +123,15 @@ struct TuneCandidate {
   double decisive_s() const { return best_s > 0 ? best_s : median_s; }
 };
 
+/// The candidates a class of `family` at `threads` and `level` measures: each sequential item provider
+/// alone and, with threads, fanned out, BLAS/LAPACK as provider-managed items; for a GEMM the
+/// specialized kernel and libxsmm with regular and (beyond the L1) streaming stores of C, libxsmm with
+/// and without its prefetch, the specialized kernel in both widths where the items have two
+/// (`two_widths`: ops::has_two_kernel_widths) and with and without its prefetch where they have a
+/// prefetching kernel (`prefetching`: ops::has_prefetching_kernel).
+std::vector<TuneCandidate> candidates_of(ops::BatchedFamily family, int threads, ops::MemoryLevel level,
+                                         bool two_widths, bool prefetching);
+
 /// Sets each candidate's median_s and best_s from its per-round samples (`samples[i]` for
 /// `candidates[i]`) and returns the choice of the fastest by its best round among those not skipped.
 /// The best round, as FFTW's planner takes the minimum: interference on a shared machine (another

@@ -28,12 +28,16 @@ struct BatchedOptions {
   std::optional<BatchPolicy> policy;
   std::optional<ItemProvider> provider;
   Pivoting pivoting = Pivoting::Partial;  // batched_solve only
-  /// libxsmm items only: whether the next item's operands are prefetched while one is computed: by
-  /// libxsmm's prefetching kernel, or, for items of four 8-column blocks or more, by tfbench between
-  /// the blocks of each item (its A; docs/ops-batched.md "libxsmm's prefetching"). Empty: the tuning's
-  /// choice for the problem's class, else on for batches beyond the L2 cache (streaming). Which is
-  /// faster depends on the machine (on a Xeon with a 105 MiB LLC, off is 9% faster for 32 x 32 items in
-  /// the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both.
+  /// libxsmm items, and GEMM items of the specialized kernel that has a prefetching kernel for them
+  /// (packed f64 16 x 16 and 32 x 32 in host builds with AVX-512; has_prefetching_kernel): whether the
+  /// next item's operands are prefetched while one is computed: by libxsmm's prefetching kernel, or,
+  /// for libxsmm items of four 8-column blocks or more, by tfbench between the blocks of each item (its
+  /// A; docs/ops-batched.md "libxsmm's prefetching"); by the specialized kernel into the L2, spread over
+  /// the item's column blocks ("The specialized kernel's prefetch"). Empty: the tuning's choice for the
+  /// problem's class, else on for batches beyond the L2 cache (streaming). Which is faster depends on the
+  /// machine (on a Xeon with a 105 MiB LLC, libxsmm's off is 9% faster for 32 x 32 items in the LLC, on
+  /// is 4-19% faster from DRAM): `tfbench tune` measures both. Elsewhere it changes nothing;
+  /// BatchRun::prefetch says what ran.
   std::optional<bool> prefetch;
   /// GEMM items of the specialized kernel or libxsmm with beta = 0: whether C is written with
   /// non-temporal (streaming) stores, which skip reading each output line before writing it and leave
@@ -56,14 +60,20 @@ struct BatchedOptions {
 /// BatchedOptions::narrow_vectors chooses.
 bool has_two_kernel_widths(DType dtype, int n);
 
+/// Whether the specialized kernel has packed GEMM items of `dtype`, n x n, in a kernel that prefetches
+/// the next item when BatchedOptions::prefetch asks (f64 16 and 32 in host builds with AVX-512).
+bool has_prefetching_kernel(DType dtype, int n);
+
 /// The route that actually ran.
 struct BatchRun {
   BatchStrategy strategy = BatchStrategy::Sequential;  // never Auto
   int lanes = 1;                                       // > 1 only for OuterParallel
   ItemProvider provider = ItemProvider::Specialized;
   std::int64_t items = 0;
-  bool tuned = false;            // Auto took the provider (and strategy) from the policy's AutoTuning
-  std::optional<bool> prefetch;  // libxsmm routes: whether its kernel prefetched the next item
+  bool tuned = false;  // Auto took the provider (and strategy) from the policy's AutoTuning
+  /// libxsmm routes, and specialized routes of items with a prefetching kernel: whether the next item
+  /// was prefetched.
+  std::optional<bool> prefetch;
   /// GEMM routes of the specialized kernel and libxsmm: whether C was written with streaming stores.
   std::optional<bool> streaming_stores;
   /// OuterParallel: the items lane 0 (the calling thread) ran. In the engine's own OpenMP region the
