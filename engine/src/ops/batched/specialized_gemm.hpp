@@ -325,8 +325,8 @@ struct FixedGemmChunk {
   GemmBatch<T> g;
   bool stream_c = false;  // packed, beta = 0: C written with non-temporal stores (streams_c)
   bool narrow = false;    // packed f64 items with both widths of kernel: the 256-bit one (has_two_widths)
-  bool prefetch =
-      false;  // packed f64 items with a prefetching kernel: prefetch the next item (has_prefetching_kernel)
+  // packed f64 items with a prefetching kernel: prefetch the next item (has_prefetching_kernel)
+  bool prefetch = false;
   KOKKOS_INLINE_FUNCTION void operator()(const int /*lane*/, const std::int64_t begin,
                                          const std::int64_t end) const {
     bool backward = false;  // only kernels whose items' lines can be walked downwards sweep both ways
