@@ -6,6 +6,7 @@
 
 #include <memory>
 #include <random>
+#include <string>
 #include <utility>
 #include <vector>
 
@@ -92,6 +93,46 @@ tfbench::CpuBackend backend_with(std::shared_ptr<const AutoTuning> tuning) {
   auto made = tfbench::CpuBackend::create(config);
   REQUIRE(made.has_value());
   return std::move(made).value();
+}
+
+/// Auto's prefetch of the next item on `provider`'s n x n items comes from a tuning that measured it
+/// faster in the L2 and slower in the LLC, the other way round from the built-in rule (on beyond the
+/// L2 cache); a per-operation choice overrides it. `llc_items` and `l2_items`: batches whose operands
+/// lie in kCaches' LLC and L2.
+void check_prefetch_from_tuning(const char* id, ItemProvider provider, Index n, Index llc_items,
+                                Index l2_items) {
+  const auto tuning =
+      gemm_tuning_at(id, int(n), {MemoryLevel::L2, {provider, BatchStrategy::Sequential, true}},
+                     {MemoryLevel::LLC, {provider, BatchStrategy::Sequential, false}});
+  auto backend = backend_with(tuning);
+  REQUIRE(backend
+              .with_session([&](Session& s) {
+                auto a = random_tensor(n, n, llc_items, 21), b = random_tensor(n, n, llc_items, 22);
+                auto c = random_tensor(n, n, llc_items, 23);
+                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
+                REQUIRE(llc.has_value());
+                CHECK(llc->tuned);
+                CHECK(llc->provider == provider);
+                CHECK(llc->prefetch == std::optional<bool>(false));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                tfbench::ops::BatchedOptions on;
+                on.prefetch = true;
+                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
+                REQUIRE(forced.has_value());
+                CHECK(forced->tuned);  // the provider still comes from the tuning
+                CHECK(forced->prefetch == std::optional<bool>(true));
+                CHECK(gemm_error(a, b, c) <= 1e-12);
+                auto a2 = random_tensor(n, n, l2_items, 24), b2 = random_tensor(n, n, l2_items, 25);
+                auto c2 = random_tensor(n, n, l2_items, 26);
+                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
+                REQUIRE(l2.has_value());
+                CHECK(l2->tuned);
+                CHECK(l2->prefetch == std::optional<bool>(true));
+                const std::string says = std::string(tfbench::ops::name(provider)) + "+prefetch (tuned)";
+                CHECK(tfbench::ops::describe(*l2).find(says) != std::string::npos);
+                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
+              })
+              .has_value());
 }
 
 }  // namespace
@@ -400,79 +441,14 @@ TEST_CASE("Auto follows the backend policy's tuning; policies without one use th
 TEST_CASE("Auto takes libxsmm's prefetching from the tuning; a per-operation choice overrides it",
           "[batched][tuning]") {
   if (!tfbench::impl::batched::libxsmm_compiled()) return;  // no libxsmm route to tune
-  // The built-in rule prefetches beyond the L2 cache; on a Xeon (105 MiB LLC) the kernel without
-  // prefetching was 9% faster for 32 x 32 items in the LLC: the tuning's measurement decides.
-  const auto tuning = gemm_tuning_at(
-      "prefetch-tuning", 8, {MemoryLevel::L2, {ItemProvider::Libxsmm, BatchStrategy::Sequential, true}},
-      {MemoryLevel::LLC, {ItemProvider::Libxsmm, BatchStrategy::Sequential, false}});
-  auto backend = backend_with(tuning);
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                // 2048 items of 8 x 8: 3 MiB of operands, in kCaches' LLC (the rule: prefetch).
-                auto a = random_tensor(8, 8, 2048, 21), b = random_tensor(8, 8, 2048, 22);
-                auto c = random_tensor(8, 8, 2048, 23);
-                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
-                REQUIRE(llc.has_value());
-                CHECK(llc->tuned);
-                CHECK(llc->provider == ItemProvider::Libxsmm);
-                CHECK(llc->prefetch == std::optional<bool>(false));
-                CHECK(gemm_error(a, b, c) <= 1e-12);
-                tfbench::ops::BatchedOptions on;
-                on.prefetch = true;
-                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
-                REQUIRE(forced.has_value());
-                CHECK(forced->tuned);  // the provider still comes from the tuning
-                CHECK(forced->prefetch == std::optional<bool>(true));
-                // 128 items (192 KiB, in kCaches' L2; the rule: no prefetch).
-                auto a2 = random_tensor(8, 8, 128, 24), b2 = random_tensor(8, 8, 128, 25);
-                auto c2 = random_tensor(8, 8, 128, 26);
-                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
-                REQUIRE(l2.has_value());
-                CHECK(l2->prefetch == std::optional<bool>(true));
-                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
-              })
-              .has_value());
+  // On a Xeon (105 MiB LLC) the kernel without prefetching was 9% faster for 32 x 32 items in the LLC.
+  check_prefetch_from_tuning("prefetch-tuning", ItemProvider::Libxsmm, 8, 2048, 128);
 }
 
 TEST_CASE("Auto takes the specialized kernel's prefetch from the tuning; a per-operation choice overrides it",
           "[batched][tuning]") {
   if (!tfbench::ops::has_prefetching_kernel(DType::F64, 16)) return;  // no prefetching kernel in this build
-  // The built-in rule prefetches beyond the L2 cache; the tuning measured the prefetch faster in the
-  // L2 and slower in the LLC (where the items' lines already come from a cache).
-  const auto tuning =
-      gemm_tuning_at("specialized-prefetch-tuning", 16,
-                     {MemoryLevel::L2, {ItemProvider::Specialized, BatchStrategy::Sequential, true}},
-                     {MemoryLevel::LLC, {ItemProvider::Specialized, BatchStrategy::Sequential, false}});
-  auto backend = backend_with(tuning);
-  REQUIRE(backend
-              .with_session([&](Session& s) {
-                // 512 items of 16 x 16: 3 MiB of operands, in kCaches' LLC (the rule: prefetch).
-                auto a = random_tensor(16, 16, 512, 51), b = random_tensor(16, 16, 512, 52);
-                auto c = random_tensor(16, 16, 512, 53);
-                auto llc = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0);
-                REQUIRE(llc.has_value());
-                CHECK(llc->tuned);
-                CHECK(llc->provider == ItemProvider::Specialized);
-                CHECK(llc->prefetch == std::optional<bool>(false));
-                CHECK(gemm_error(a, b, c) <= 1e-12);
-                tfbench::ops::BatchedOptions on;
-                on.prefetch = true;
-                auto forced = tfbench::ops::batched_gemm_into(s, a, b, c, 1.0, 0.0, on);
-                REQUIRE(forced.has_value());
-                CHECK(forced->tuned);  // the provider still comes from the tuning
-                CHECK(forced->prefetch == std::optional<bool>(true));
-                CHECK(gemm_error(a, b, c) <= 1e-12);
-                // 64 items (384 KiB, in kCaches' L2; the rule: no prefetch).
-                auto a2 = random_tensor(16, 16, 64, 54), b2 = random_tensor(16, 16, 64, 55);
-                auto c2 = random_tensor(16, 16, 64, 56);
-                auto l2 = tfbench::ops::batched_gemm_into(s, a2, b2, c2, 1.0, 0.0);
-                REQUIRE(l2.has_value());
-                CHECK(l2->tuned);
-                CHECK(l2->prefetch == std::optional<bool>(true));
-                CHECK(tfbench::ops::describe(*l2).find("specialized+prefetch (tuned)") != std::string::npos);
-                CHECK(gemm_error(a2, b2, c2) <= 1e-12);
-              })
-              .has_value());
+  check_prefetch_from_tuning("specialized-prefetch-tuning", ItemProvider::Specialized, 16, 512, 64);
 }
 
 TEST_CASE("Auto takes streaming stores of C from the tuning; a per-operation choice overrides it",
