@@ -39,7 +39,8 @@
 // without, 13.6 and 6.8-7.5 with (into the L1: 14.1-14.2 and 7.2-7.4), about the kernel's own rate
 // over an LLC-resident batch; 16 x 16 at one thread 8.3-9.4 -> 8.0-8.6, at two 6.7 -> 6.9. `tune`,
 // in one process: 32 x 32 from DRAM 14.6 -> 13.0 ms and 7.31 -> 6.49, 16 x 16 from DRAM 7.94 -> 8.15
-// and 4.08 -> 3.75, in the L2 and the LLC within 1-2% either way; it measures both for each class.
+// and 4.08 -> 3.75, in the L2 and most of the LLC within 1-2% either way (23 MiB of 32 x 32 items:
+// 1.25 -> 1.15 ms); it measures both for each class.
 // Tried before and dropped (7086fa0, 2026-12-05 and 2026-12-06): one line of the next item's A, B
 // and C per step into L1 or L2 (C, streamed, needs none), and all of the next item's lines in the
 // first block's p loop (a burst that holds the miss buffers the kernel's own loads need); neither
