@@ -437,7 +437,7 @@ struct FixedGemmChunk {
         // Whole 64-byte lines per column: streamed straight from the registers, no tile.
         if constexpr (packed_square_f64() && has_column_blocks(M)) {
           if (reinterpret_cast<std::uintptr_t>(g.c.data) % 64 == 0) {
-            if (prefetch) {
+            if (prefetches_next()) {
               gemm_f64_column_blocks_items<M, true, true, true>(alpha, g.a.data, g.b.data, T(0), g.c.data,
                                                                 begin, end);
             } else {
@@ -487,7 +487,7 @@ struct FixedGemmChunk {
 #endif
 #if defined(TFBENCH_IMPL_COLUMN_BLOCKS_AVX512)
     if constexpr (packed_square_f64() && has_column_blocks(M)) {
-      if (prefetch) {
+      if (prefetches_next()) {
         gemm_f64_column_blocks_items<M, BetaZero, false, true>(alpha, g.a.data, g.b.data, g.beta, g.c.data,
                                                                begin, end);
       } else {
