@@ -104,6 +104,7 @@ message(STATUS "tfbench: Kokkos ${Kokkos_VERSION} at ${Kokkos_DIR}, Kokkos Kerne
 # ---- OpenMP (the hand-written triad peer and lane bookkeeping), BLAS/LAPACK.
 find_package(OpenMP REQUIRED COMPONENTS CXX)
 include(TfbenchOpenMPRuntime)
+include(TfbenchThreadSanitizer)
 find_library(TFBENCH_OPENBLAS_LIBRARY NAMES openblas
   PATHS /usr/lib/x86_64-linux-gnu/openblas-pthread /usr/lib/aarch64-linux-gnu/openblas-pthread
   PATH_SUFFIXES openblas-pthread)

@@ -1,9 +1,10 @@
 // Lanes on the context's own OpenMP threads, for outer fan-out and phases.
 //
-// ThreadSanitizer cannot see libgomp's fork/join synchronization (libgomp is not instrumented), so the
-// region body reads nothing the driver wrote through OpenMP's shared-data block: the task is published
-// through an atomic (release by the driver, acquire by each lane) and every lane's end is a release RMW
-// the driver acquires after the join. Those edges are real, not only for the tool.
+// ThreadSanitizer sees an OpenMP runtime's fork/join synchronization only through a tool such as
+// LLVM's Archer (the tsan preset loads it; docs/sessions.md), so the region body reads nothing the
+// driver wrote through OpenMP's shared-data block: the task is published through an atomic (release by
+// the driver, acquire by each lane) and every lane's end is a release RMW the driver acquires after the
+// join. Those edges are real, not only for the tool, and hold on any runtime.
 
 #include <Kokkos_Core.hpp>
 
