@@ -27,24 +27,23 @@
 // libxsmm from DRAM (the 16 x 8 blocks: 0.66x) and 0.97-0.99x in the LLC (0.84-0.89x), where Auto's
 // tuning still picks libxsmm per class.
 
-// Software prefetch of the next item (Prefetch, the route's BatchedOptions::prefetch): while one
-// item is computed, one line each of the next item's A and B per step of a block's p loop, into the
-// L2 (PREFETCHT1; it fills only the L2 on Zen 4), spread over the blocks that read no new lines of A:
-// n = 32 over the second to fifth of its seven blocks (A is read whole by the first), n = 16 over
-// both (two pairs of lines at each p loop's first step). Without it the first block of each item
-// waits for A: the hardware's stream prefetchers see A's lines in order only while the first block
-// reads them, then nothing of A for six blocks, and start late on the next item. On the Zen 4 VM
-// (2026-12-07, standalone, 256 MiB in 2 MiB pages, streaming stores, the variants interleaved,
-// median of 15) 10922 items of 32 x 32 from DRAM took 15.0-15.5 ms at one thread and 7.8-8.3 at two
-// without, 13.6 and 6.8-7.5 with (into the L1: 14.1-14.2 and 7.2-7.4), about the kernel's own rate
-// over an LLC-resident batch; 16 x 16 at one thread 8.3-9.4 -> 8.0-8.6, at two 6.7 -> 6.9. `tune`,
-// in one process: 32 x 32 from DRAM 14.6 -> 13.0 ms and 7.31 -> 6.49, 16 x 16 from DRAM 7.94 -> 8.15
-// and 4.08 -> 3.75, in the L2 and most of the LLC within 1-2% either way (23 MiB of 32 x 32 items:
-// 1.25 -> 1.15 ms); it measures both for each class.
-// Tried before and dropped (7086fa0, 2026-12-05 and 2026-12-06): one line of the next item's A, B
-// and C per step into L1 or L2 (C, streamed, needs none), and all of the next item's lines in the
-// first block's p loop (a burst that holds the miss buffers the kernel's own loads need); neither
-// test looked at where the compiler had put the prefetches (prefetch_next_line).
+// Software prefetch of an item ahead (Prefetch, the route's BatchedOptions::prefetch; the item two
+// after the one computed since 2026-12-07, kPrefetchItemsAhead; the measurements below are of the next
+// item): while one item is computed, one line each of that item's A and B per step of a block's p loop, into
+// the L2 (PREFETCHT1; it fills only the L2 on Zen 4), spread over the blocks that read no new lines of A: n =
+// 32 over the second to fifth of its seven blocks (A is read whole by the first), n = 16 over both (two pairs
+// of lines at each p loop's first step). Without it the first block of each item waits for A: the hardware's
+// stream prefetchers see A's lines in order only while the first block reads them, then nothing of A for six
+// blocks, and start late on the next item. On the Zen 4 VM (2026-12-07, standalone, 256 MiB in 2 MiB pages,
+// streaming stores, the variants interleaved, median of 15) 10922 items of 32 x 32 from DRAM took 15.0-15.5
+// ms at one thread and 7.8-8.3 at two without, 13.6 and 6.8-7.5 with (into the L1: 14.1-14.2 and 7.2-7.4),
+// about the kernel's own rate over an LLC-resident batch; 16 x 16 at one thread 8.3-9.4 -> 8.0-8.6, at
+// two 6.7 -> 6.9. `tune`, in one process: 32 x 32 from DRAM 14.6 -> 13.0 ms and 7.31 -> 6.49, 16 x 16 from
+// DRAM 7.94 -> 8.15 and 4.08 -> 3.75, in the L2 and most of the LLC within 1-2% either way (23 MiB of 32 x 32
+// items: 1.25 -> 1.15 ms); it measures both for each class. Tried before and dropped (7086fa0, 2026-12-05 and
+// 2026-12-06): one line of the next item's A, B and C per step into L1 or L2 (C, streamed, needs none), and
+// all of the next item's lines in the first block's p loop (a burst that holds the miss buffers the kernel's
+// own loads need); neither test looked at where the compiler had put the prefetches (prefetch_item_line).
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
@@ -60,19 +59,19 @@ constexpr bool has_column_blocks(int n) {
   return n == 16 || n == 32;
 }
 
-/// The next item's A and B, which the kernel prefetches while it computes one item.
-struct NextItem {
+/// The A and B the kernel prefetches while it computes one item (kPrefetchItemsAhead after it).
+struct PrefetchItem {
   const double* a = nullptr;
   const double* b = nullptr;
 };
 
-/// Line `line` of the next item's A and B into the L2, after `after` (a vector this step of the p loop
+/// Line `line` of the prefetched item's A and B into the L2, after `after` (a vector this step of the p loop
 /// loaded). Always inlined: a call in the p loop would spill every accumulator (the vector registers
 /// are all caller-saved). The empty asm makes the addresses depend on `after`, so that the compiler's
 /// scheduler cannot hoist the unrolled loop's prefetches into one burst at its top: GCC 12 gathered
 /// them 11-24 at a time, and 16 x 16 items from DRAM then ran 1.7x slower than without (13.7 against
 /// 7.7 ms, `tune`), where spread one a step they ran faster.
-__attribute__((always_inline)) inline void prefetch_next_line(const NextItem& next, const int line,
+__attribute__((always_inline)) inline void prefetch_item_line(const PrefetchItem& next, const int line,
                                                               const __m512d after) {
   const char* a = reinterpret_cast<const char*>(next.a) + 64 * line;
   const char* b = reinterpret_cast<const char*>(next.b) + 64 * line;
@@ -89,7 +88,7 @@ __attribute__((always_inline)) inline void prefetch_next_line(const NextItem& ne
 /// of each per step of the p loop (two at its first).
 template <int N, int Columns, bool BetaZero, bool Stream = false, int PrefetchLines = -1>
 inline void gemm_f64_column_block(const double alpha, const double* a, const double* b, const double beta,
-                                  double* c, const int j0, const NextItem& next = {}) {
+                                  double* c, const int j0, const PrefetchItem& next = {}) {
   constexpr int rows = N / 8;  // vectors per column
   const double* bj = b + j0 * N;
   __m512d acc[rows][Columns];
@@ -110,8 +109,8 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
 #pragma GCC unroll 4
     for (int v = 0; v < rows; ++v) ap[v] = _mm512_loadu_pd(a + p * N + 8 * v);
     if constexpr (PrefetchLines >= 0) {
-      if (p == 1) prefetch_next_line(next, PrefetchLines, ap[0]);
-      prefetch_next_line(next, PrefetchLines + p, ap[0]);
+      if (p == 1) prefetch_item_line(next, PrefetchLines, ap[0]);
+      prefetch_item_line(next, PrefetchLines + p, ap[0]);
     }
 #pragma GCC unroll 8
     for (int j = 0; j < Columns; ++j) {
@@ -145,7 +144,7 @@ inline void gemm_f64_column_block(const double alpha, const double* a, const dou
 /// either way). Prefetch: `next`'s A and B (N * N / 8 lines each) go to the L2 meanwhile.
 template <int N, bool BetaZero, bool Stream = false, bool Prefetch = false>
 inline void gemm_f64_column_blocks_item(const double alpha, const double* a, const double* b,
-                                        const double beta, double* c, const NextItem& next = {}) {
+                                        const double beta, double* c, const PrefetchItem& next = {}) {
   static_assert(has_column_blocks(N), "n = 16 or 32");
   constexpr int none = -1;
   if constexpr (N == 16) {
@@ -156,7 +155,7 @@ inline void gemm_f64_column_blocks_item(const double alpha, const double* a, con
       gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, j0);
     gemm_f64_column_block<32, 2, BetaZero, Stream>(alpha, a, b, beta, c, 30);
   } else {
-    // The first block reads A: the next item's 128 lines of each wait for the four after it.
+    // The first block reads A: the prefetched item's 128 lines of each wait for the four after it.
     gemm_f64_column_block<32, 5, BetaZero, Stream>(alpha, a, b, beta, c, 0);
     gemm_f64_column_block<32, 5, BetaZero, Stream, 0>(alpha, a, b, beta, c, 5, next);
     gemm_f64_column_block<32, 5, BetaZero, Stream, 32>(alpha, a, b, beta, c, 10, next);
@@ -167,18 +166,28 @@ inline void gemm_f64_column_blocks_item(const double alpha, const double* a, con
   }
 }
 
-/// Items [begin, end) of compact column-major f64 N x N items; Prefetch: each item but the last
-/// prefetches the next one's A and B (nothing beyond `end`: another lane's items, or none).
+/// How far ahead the prefetching kernel fetches: item i prefetches item i + 2's A and B. One item
+/// ahead, the lines prefetched at the end of item i were still on their way from DRAM when item i + 1
+/// began: a 16 x 16 item computes in about one DRAM latency (140-170 ns a core). Two ahead leaves a
+/// whole item of slack: 10922 16 x 16 items from DRAM at one thread 7.22-7.38 ms against 7.43-7.54 one
+/// ahead (median of 15 interleaved, streamed C, EPYC VM, 2026-12-07), the same at two threads, and
+/// 32 x 32 items (1.2 us each) the same either way.
+inline constexpr std::int64_t kPrefetchItemsAhead = 2;
+
+/// Items [begin, end) of compact column-major f64 N x N items; Prefetch: each item prefetches the A
+/// and B of the item kPrefetchItemsAhead after it, where that is before `end` (never another lane's
+/// items, nor past the batch).
 template <int N, bool BetaZero, bool Stream = false, bool Prefetch = false>
 inline void gemm_f64_column_blocks_items(const double alpha, const double* a, const double* b,
                                          const double beta, double* c, std::int64_t begin,
                                          const std::int64_t end) {
   constexpr std::int64_t size = std::int64_t(N) * N;
+  constexpr std::int64_t ahead = kPrefetchItemsAhead * size;
   for (std::int64_t i = begin; i < end; ++i) {
     const double *ai = a + size * i, *bi = b + size * i;
-    if (Prefetch && i + 1 < end) {
+    if (Prefetch && i + kPrefetchItemsAhead < end) {
       gemm_f64_column_blocks_item<N, BetaZero, Stream, true>(alpha, ai, bi, beta, c + size * i,
-                                                             NextItem{ai + size, bi + size});
+                                                             PrefetchItem{ai + ahead, bi + ahead});
     } else {
       gemm_f64_column_blocks_item<N, BetaZero, Stream>(alpha, ai, bi, beta, c + size * i);
     }
