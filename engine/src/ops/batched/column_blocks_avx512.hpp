@@ -27,23 +27,27 @@
 // libxsmm from DRAM (the 16 x 8 blocks: 0.66x) and 0.97-0.99x in the LLC (0.84-0.89x), where Auto's
 // tuning still picks libxsmm per class.
 
-// Software prefetch of an item ahead (Prefetch, the route's BatchedOptions::prefetch; the item two
-// after the one computed since 2026-12-07, kPrefetchItemsAhead; the measurements below are of the next
-// item): while one item is computed, one line each of that item's A and B per step of a block's p loop, into
-// the L2 (PREFETCHT1; it fills only the L2 on Zen 4), spread over the blocks that read no new lines of A: n =
-// 32 over the second to fifth of its seven blocks (A is read whole by the first), n = 16 over both (two pairs
-// of lines at each p loop's first step). Without it the first block of each item waits for A: the hardware's
-// stream prefetchers see A's lines in order only while the first block reads them, then nothing of A for six
-// blocks, and start late on the next item. On the Zen 4 VM (2026-12-07, standalone, 256 MiB in 2 MiB pages,
-// streaming stores, the variants interleaved, median of 15) 10922 items of 32 x 32 from DRAM took 15.0-15.5
-// ms at one thread and 7.8-8.3 at two without, 13.6 and 6.8-7.5 with (into the L1: 14.1-14.2 and 7.2-7.4),
-// about the kernel's own rate over an LLC-resident batch; 16 x 16 at one thread 8.3-9.4 -> 8.0-8.6, at
-// two 6.7 -> 6.9. `tune`, in one process: 32 x 32 from DRAM 14.6 -> 13.0 ms and 7.31 -> 6.49, 16 x 16 from
-// DRAM 7.94 -> 8.15 and 4.08 -> 3.75, in the L2 and most of the LLC within 1-2% either way (23 MiB of 32 x 32
-// items: 1.25 -> 1.15 ms); it measures both for each class. Tried before and dropped (7086fa0, 2026-12-05 and
-// 2026-12-06): one line of the next item's A, B and C per step into L1 or L2 (C, streamed, needs none), and
-// all of the next item's lines in the first block's p loop (a burst that holds the miss buffers the kernel's
-// own loads need); neither test looked at where the compiler had put the prefetches (prefetch_item_line).
+// Software prefetch of an item ahead (Prefetch, the route's BatchedOptions::prefetch): while one
+// item is computed, one line each of a later item's A and B per step of a block's p loop, into the
+// L2 (PREFETCHT1; it fills only the L2 on Zen 4), spread over the blocks that read no new lines of A:
+// n = 32 over the second to fifth of its seven blocks (A is read whole by the first), n = 16 over
+// both (two pairs of lines at each p loop's first step). The later item is the one two ahead
+// (kPrefetchItemsAhead, below); the measurements in this paragraph are of the next one, the kernel
+// until 2026-12-07. Without it the first block of each item waits for A: the hardware's stream
+// prefetchers see A's lines in order only while the first block reads them, then nothing of A for
+// six blocks, and start late on the next item. On the Zen 4 VM (2026-12-07, standalone, 256 MiB in
+// 2 MiB pages, streaming stores, the variants interleaved, median of 15) 10922 items of 32 x 32 from
+// DRAM took 15.0-15.5 ms at one thread and 7.8-8.3 at two without, 13.6 and 6.8-7.5 with (into the
+// L1: 14.1-14.2 and 7.2-7.4), about the kernel's own rate over an LLC-resident batch; 16 x 16 at one
+// thread 8.3-9.4 -> 8.0-8.6, at two 6.7 -> 6.9. `tune`, in one process: 32 x 32 from DRAM 14.6 ->
+// 13.0 ms and 7.31 -> 6.49, 16 x 16 from DRAM 7.94 -> 8.15 and 4.08 -> 3.75, in the L2 and most of the
+// LLC within 1-2% either way (23 MiB of 32 x 32 items: 1.25 -> 1.15 ms); it measures both for each
+// class.
+//
+// Tried before and dropped (7086fa0, 2026-12-05 and 2026-12-06): one line of the next item's A, B
+// and C per step into L1 or L2 (C, streamed, needs none), and all of the next item's lines in the
+// first block's p loop (a burst that holds the miss buffers the kernel's own loads need); neither
+// test looked at where the compiler had put the prefetches (prefetch_item_line).
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
@@ -65,11 +69,11 @@ struct PrefetchItem {
   const double* b = nullptr;
 };
 
-/// Line `line` of the prefetched item's A and B into the L2, after `after` (a vector this step of the p loop
-/// loaded). Always inlined: a call in the p loop would spill every accumulator (the vector registers
-/// are all caller-saved). The empty asm makes the addresses depend on `after`, so that the compiler's
-/// scheduler cannot hoist the unrolled loop's prefetches into one burst at its top: GCC 12 gathered
-/// them 11-24 at a time, and 16 x 16 items from DRAM then ran 1.7x slower than without (13.7 against
+/// Line `line` of the prefetched item's A and B into the L2, after `after` (a vector this step of
+/// the p loop loaded). Always inlined: a call in the p loop would spill every accumulator (the vector
+/// registers are all caller-saved). The empty asm makes the addresses depend on `after`, so that the
+/// compiler's scheduler cannot hoist the unrolled loop's prefetches into one burst at its top: GCC 12
+/// gathered them 11-24 at a time, and 16 x 16 items from DRAM then ran 1.7x slower than without (13.7 against
 /// 7.7 ms, `tune`), where spread one a step they ran faster.
 __attribute__((always_inline)) inline void prefetch_item_line(const PrefetchItem& next, const int line,
                                                               const __m512d after) {

@@ -34,10 +34,10 @@ struct BatchedOptions {
   /// for libxsmm items of four 8-column blocks or more, by tfbench between the blocks of each item (its
   /// A; docs/ops-batched.md "libxsmm's prefetching"); by the specialized kernel into the L2, spread over
   /// the item's column blocks, the A and B of the item two ahead ("The specialized kernel's prefetch").
-  /// Empty: the tuning's choice for the problem's class, else on for batches beyond the L2 cache (streaming).
-  /// Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, libxsmm's off is 9% faster for 32
-  /// x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures both. Elsewhere it changes
-  /// nothing; BatchRun::prefetch says what ran.
+  /// Empty: the tuning's choice for the problem's class, else on for batches beyond the L2 cache
+  /// (streaming). Which is faster depends on the machine (on a Xeon with a 105 MiB LLC, libxsmm's off is
+  /// 9% faster for 32 x 32 items in the LLC, on is 4-19% faster from DRAM): `tfbench tune` measures
+  /// both. Elsewhere it changes nothing; BatchRun::prefetch says what ran.
   std::optional<bool> prefetch;
   /// GEMM items of the specialized kernel or libxsmm with beta = 0: whether C is written with
   /// non-temporal (streaming) stores, which skip reading each output line before writing it and leave
