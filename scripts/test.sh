@@ -1,10 +1,11 @@
 #!/usr/bin/env bash
 # The whole test suite: set up everything, build, run every test (CTest, every execution space),
-# the engine's tests again under ASan+UBSan (debug preset), the engine's and the workloads' under
-# TSan (tsan preset, with LLVM's Archer for the OpenMP runtime: cmake/TfbenchThreadSanitizer.cmake),
-# the same project against Kokkos 4.6.99 + Kokkos Kernels 4.7.99 (kokkos4 preset; the snapshots in
-# ../shared/deps), then the performance-regression gate on the latest commit that changed what it
-# builds or runs, against that commit's parent (docs/perf-regression.md).
+# the engine's tests again under ASan+UBSan (debug preset), the engine's, the workloads' and the
+# harness's unit tests under TSan (tsan preset, with LLVM's Archer for the OpenMP runtime:
+# cmake/TfbenchThreadSanitizer.cmake), the same project against Kokkos 4.6.99 + Kokkos Kernels
+# 4.7.99 (kokkos4 preset; the snapshots in ../shared/deps), then the performance-regression gate on
+# the latest commit that changed what it builds or runs, against that commit's parent
+# (docs/perf-regression.md).
 # The CUDA stage compiles the whole project for CUDA (cuda preset) and runs its tests where a GPU is
 # present. By default it runs where this machine has built the CUDA Kokkos, with a time budget for the
 # build (TFBENCH_CUDA_BUILD_S seconds; default: up to 30 minutes, and never past 75 minutes of this
@@ -30,11 +31,12 @@ else
   scripts/build.sh debug tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
     tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests
   ctest --preset debug -L engine -j "${TFBENCH_JOBS:-$(nproc)}"
-  echo "[test] TSan: engine and workloads tests (tsan preset, OpenMP synchronization through Archer)" >&2
+  echo "[test] TSan: engine, workloads and harness unit tests (tsan preset, OpenMP through Archer)" >&2
   scripts/build.sh tsan tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
     tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \
-    tfbench_tsan_canary tfbench_workloads_tests
+    tfbench_tsan_canary tfbench_workloads_tests tfbench_harness_tests
   ctest --preset tsan -L 'engine|workloads' -j "${TFBENCH_JOBS:-$(nproc)}"
+  ctest --preset tsan -R '^tfbench_harness_tests' -j "${TFBENCH_JOBS:-$(nproc)}"
 fi
 # The prefix from scripts/bootstrap.sh's output (its last TFBENCH_KOKKOS_PREFIX= line).
 prefix_of() { printf '%s\n' "$1" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1; }
