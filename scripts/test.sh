@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The whole test suite: set up everything, build, run every test (CTest, every execution space),
-# the engine's tests again under ASan+UBSan (debug preset), the engine's, the workloads' and the
-# harness's unit tests under TSan (tsan preset, with LLVM's Archer for the OpenMP runtime:
+# the engine's, the workloads' and the harness's unit tests again under ASan+UBSan (debug preset) and
+# under TSan (tsan preset, with LLVM's Archer for the OpenMP runtime:
 # cmake/TfbenchThreadSanitizer.cmake), the same project against Kokkos 4.6.99 + Kokkos Kernels
 # 4.7.99 (kokkos4 preset; the snapshots in ../shared/deps), then the performance-regression gate on
 # the latest commit that changed what it builds or runs, against that commit's parent
@@ -27,10 +27,12 @@ ctest --preset default -j "${TFBENCH_JOBS:-$(nproc)}"
 if [ "${TFBENCH_SANITIZERS:-1}" = 0 ]; then
   echo "[test] sanitizer stages skipped: TFBENCH_SANITIZERS=0" >&2
 else
-  echo "[test] ASan+UBSan: engine tests (debug preset)" >&2
+  echo "[test] ASan+UBSan: engine, workloads and harness unit tests (debug preset)" >&2
   scripts/build.sh debug tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
-    tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests
-  ctest --preset debug -L engine -j "${TFBENCH_JOBS:-$(nproc)}"
+    tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \
+    tfbench_workloads_tests tfbench_harness_tests
+  ctest --preset debug -L 'engine|workloads' -j "${TFBENCH_JOBS:-$(nproc)}"
+  ctest --preset debug -R '^tfbench_harness_tests' -j "${TFBENCH_JOBS:-$(nproc)}"
   echo "[test] TSan: engine, workloads and harness unit tests (tsan preset, OpenMP through Archer)" >&2
   scripts/build.sh tsan tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
     tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \

@@ -5,13 +5,17 @@
 
 namespace tfbench::workloads {
 namespace {
+// Never destroyed: the peers' runners are function-local statics that stop their process, and so
+// call remove_helper_process, from their destructors at exit. A registry built after a runner (on
+// its first request) was destroyed before it, and the runner's destructor then read freed memory
+// (AddressSanitizer, the workloads tests, 2026-12-07).
 std::mutex& registry_mutex() {
-  static std::mutex m;
-  return m;
+  static auto* m = new std::mutex;
+  return *m;
 }
 std::vector<pid_t>& registry() {
-  static std::vector<pid_t> pids;
-  return pids;
+  static auto* pids = new std::vector<pid_t>;
+  return *pids;
 }
 }  // namespace
 
