@@ -27,18 +27,20 @@ ctest --preset default -j "${TFBENCH_JOBS:-$(nproc)}"
 if [ "${TFBENCH_SANITIZERS:-1}" = 0 ]; then
   echo "[test] sanitizer stages skipped: TFBENCH_SANITIZERS=0" >&2
 else
+  # The engine's, the workloads' and the harness's unit tests in a sanitized preset (extra targets after it).
+  sanitized_stage() {
+    local preset=$1
+    shift
+    scripts/build.sh "$preset" tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
+      tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \
+      tfbench_workloads_tests tfbench_harness_tests "$@"
+    ctest --preset "$preset" -L 'engine|workloads' -j "${TFBENCH_JOBS:-$(nproc)}"
+    ctest --preset "$preset" -R '^tfbench_harness_tests' -j "${TFBENCH_JOBS:-$(nproc)}"
+  }
   echo "[test] ASan+UBSan: engine, workloads and harness unit tests (debug preset)" >&2
-  scripts/build.sh debug tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
-    tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \
-    tfbench_workloads_tests tfbench_harness_tests
-  ctest --preset debug -L 'engine|workloads' -j "${TFBENCH_JOBS:-$(nproc)}"
-  ctest --preset debug -R '^tfbench_harness_tests' -j "${TFBENCH_JOBS:-$(nproc)}"
+  sanitized_stage debug
   echo "[test] TSan: engine, workloads and harness unit tests (tsan preset, OpenMP through Archer)" >&2
-  scripts/build.sh tsan tfbench_core_tests tfbench_storage_tests tfbench_exec_tests tfbench_exec_alloc_tests \
-    tfbench_exec_concurrency_tests tfbench_ops_tests tfbench_ops_alloc_tests tfbench_batched_tests tfbench_ad_tests \
-    tfbench_tsan_canary tfbench_workloads_tests tfbench_harness_tests
-  ctest --preset tsan -L 'engine|workloads' -j "${TFBENCH_JOBS:-$(nproc)}"
-  ctest --preset tsan -R '^tfbench_harness_tests' -j "${TFBENCH_JOBS:-$(nproc)}"
+  sanitized_stage tsan tfbench_tsan_canary
 fi
 # The prefix from scripts/bootstrap.sh's output (its last TFBENCH_KOKKOS_PREFIX= line).
 prefix_of() { printf '%s\n' "$1" | sed -n 's/^TFBENCH_KOKKOS_PREFIX=//p' | tail -n 1; }
