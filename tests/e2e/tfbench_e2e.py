@@ -1415,6 +1415,17 @@ TESTS = {
 }
 
 
+def isolate_from_user_caches():
+    """Every tfbench a test starts, through tfbench() or not, inherits this: its caches (tuning, ceilings,
+    machine) in the work directory, never the user's, and no calibration on first use, so that a run is
+    as fast as its estimate even where the user's tuning is stale (a rebuilt tfbench)."""
+    for name in ["TFBENCH_TUNING", "TFBENCH_TUNING_DIR", "TFBENCH_CEILINGS", "TFBENCH_CEILINGS_DIR",
+                 "TFBENCH_MACHINE_DIR"]:
+        os.environ.pop(name, None)
+    os.environ["XDG_CACHE_HOME"] = work("xdg-cache")
+    os.environ["TFBENCH_TUNING"] = "off"
+
+
 def main():
     global ARGS
     parser = argparse.ArgumentParser()
@@ -1424,6 +1435,7 @@ def main():
     parser.add_argument("--work-dir", required=True)
     ARGS = parser.parse_args()
     os.makedirs(ARGS.work_dir, exist_ok=True)
+    isolate_from_user_caches()
     TESTS[ARGS.test]()
     print("PASS: " + ARGS.test)
 
