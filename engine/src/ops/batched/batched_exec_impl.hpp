@@ -177,10 +177,9 @@ SolveRan execute_solve(const Space& space, const ItemsRoute& route, const SolveB
   if (count <= 0 || s.n() == 0) return {{}, {count > 0 ? count : 0, false}};
   // Factor storage for n beyond the local arrays: one n x n slice per lane.
   const bool needs_scratch = s.n() > local_solve_max_n && route.provider != ops::ItemProvider::Blas;
-  int lanes = batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1,
-                          count, needs_scratch ? std::int64_t(s.n()) * s.n() * std::int64_t(sizeof(T)) : 0);
-  if (lanes > count) lanes = static_cast<int>(count);
-  if (lanes < 1) lanes = 1;
+  const int lanes =
+      batch_lanes(is_host_space<Space>(), route.mode == RouteMode::OuterParallel ? route.lanes : 1, count,
+                  needs_scratch ? std::int64_t(s.n()) * s.n() * std::int64_t(sizeof(T)) : 0);
   Kokkos::View<T*, MemSpace> scratch;
   if (needs_scratch) {
     scratch =

@@ -109,19 +109,19 @@ LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64
   return {first, false};
 }
 
-/// The lanes a batch of `count` items runs in: the route's on a host space; on a device space one item
-/// a lane (a device thread each), whatever the strategy: a route's lanes count host threads, and a
-/// device context has one, which would run the whole batch on one device thread. `lane_scratch_bytes`
-/// (scratch each lane needs, 0 for none) caps them so that the scratch stays within
-/// kMaxDeviceScratchBytes; the lanes then take contiguous chunks of items.
+/// The lanes a batch of `count` items runs in, between 1 and `count`: the route's on a host
+/// space; on a device space one item a lane (a device thread each), whatever the strategy: a route's
+/// lanes count host threads, and a device context has one, which would run the whole batch on one
+/// device thread. `lane_scratch_bytes` (scratch each lane needs, 0 for none) caps a device space's so
+/// that the scratch stays within kMaxDeviceScratchBytes; the lanes then take contiguous chunks of items.
 inline constexpr std::int64_t kMaxDeviceScratchBytes = std::int64_t(256) << 20;
 inline int batch_lanes(const bool host_space, const int route_lanes, const std::int64_t count,
                        const std::int64_t lane_scratch_bytes = 0) {
-  if (host_space) return route_lanes;
-  std::int64_t lanes = count;
+  std::int64_t lanes = host_space ? route_lanes : count;
   if (lane_scratch_bytes > 0)
     lanes = std::min(lanes, std::max<std::int64_t>(1, kMaxDeviceScratchBytes / lane_scratch_bytes));
-  return static_cast<int>(std::clamp<std::int64_t>(lanes, 1, std::numeric_limits<int>::max()));
+  const std::int64_t most = std::clamp<std::int64_t>(count, 1, std::numeric_limits<int>::max());
+  return static_cast<int>(std::clamp<std::int64_t>(lanes, 1, most));
 }
 
 /// chunk(lane, begin, end) for `lanes` contiguous chunks of [0, count) on `space`. With lanes <= 1

@@ -226,6 +226,9 @@ TEST_CASE("batched lanes on OpenMP: one region of the pool's threads, through Ko
 TEST_CASE("batched lanes: the route's on a host space, one item a lane on a device", "[batched][lanes]") {
   CHECK(batched::batch_lanes(true, 2, 512) == 2);
   CHECK(batched::batch_lanes(true, 1, 512) == 1);
+  // Never more lanes than items: a lane's factor scratch is sized by them.
+  CHECK(batched::batch_lanes(true, 4, 3) == 3);
+  CHECK(batched::batch_lanes(true, 2, 1, 64 * 64 * 8) == 1);
   // A device context has one host thread: its routes say one lane, and the batch runs an item a lane.
   CHECK(batched::batch_lanes(false, 1, 16384) == 16384);
   CHECK(batched::batch_lanes(false, 2, 7) == 7);
