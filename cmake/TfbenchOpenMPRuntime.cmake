@@ -19,6 +19,9 @@ if(NOT TFBENCH_OPENMP_RUNTIME MATCHES "^(auto|llvm|compiler)$")
   message(FATAL_ERROR "tfbench: TFBENCH_OPENMP_RUNTIME='${TFBENCH_OPENMP_RUNTIME}': expected auto, llvm or compiler")
 endif()
 
+# Debian's LLVM packages: libomp (and its tools, TfbenchThreadSanitizer.cmake's Archer) live here.
+file(GLOB TFBENCH_LLVM_LIBDIRS /usr/lib/llvm-*/lib)
+
 add_library(tfbench_openmp_runtime INTERFACE)
 add_library(tfbench::openmp_runtime ALIAS tfbench_openmp_runtime)
 set(TFBENCH_OPENMP_RUNTIME_USED "compiler")
@@ -26,8 +29,7 @@ if(NOT TFBENCH_OPENMP_RUNTIME STREQUAL "compiler")
   if(CMAKE_CXX_COMPILER_ID STREQUAL "Clang")
     set(TFBENCH_OPENMP_RUNTIME_USED "llvm")  # clang's -fopenmp links libomp itself
   else()
-    file(GLOB _tfbench_llvm_libdirs /usr/lib/llvm-*/lib)
-    find_library(TFBENCH_LIBOMP_LIBRARY NAMES omp5 omp PATHS ${_tfbench_llvm_libdirs})
+    find_library(TFBENCH_LIBOMP_LIBRARY NAMES omp5 omp PATHS ${TFBENCH_LLVM_LIBDIRS})
     if(TFBENCH_LIBOMP_LIBRARY)
       set(TFBENCH_OPENMP_RUNTIME_USED "llvm")
       target_link_libraries(tfbench_openmp_runtime INTERFACE ${TFBENCH_LIBOMP_LIBRARY})
