@@ -15,6 +15,7 @@
 #include <iostream>
 #include <limits>
 #include <optional>
+#include <utility>
 
 namespace tfbench::harness::cli {
 namespace {
@@ -172,8 +173,10 @@ class RunCommand final : public Command {
     if (!apply_ceilings()) return kRunBadInput;
     options_.pin = !no_pin_;
     options_.interactive = isatty(STDERR_FILENO) != 0;
-    if (!options_.dry_run && !apply_tuning()) return kRunBadInput;
-    return run_benchmarks(options_, std::cout, std::cerr);
+    auto input = load_run_input(options_, std::cerr);
+    if (!input) return kRunBadInput;
+    if (!options_.dry_run) apply_tuning(input->plan);
+    return run_benchmarks(options_, std::move(*input), std::cout, std::cerr);
   }
 
  private:
@@ -206,30 +209,17 @@ class RunCommand final : public Command {
   bool no_pin_ = false;
   std::string tuning_;
 
-  /// The run's plan, for asking where it runs; empty where the filter is bad (run reports that).
-  RunPlan plan_or_empty(const std::vector<Config>& configs) const {
-    try {
-      return make_plan(configs, options_.overrides);
-    } catch (const std::invalid_argument&) {
-      return {};
-    }
-  }
-
-  /// Chooses the tuning the run's workers install (RunOptions::tuning_file, tune/tune_run.hpp).
-  /// Configs are checked first, so that bad input is reported before any calibration. False: a
-  /// config is bad.
-  bool apply_tuning() {
+  /// Chooses the tuning the run's workers install (RunOptions::tuning_file, tune/tune_run.hpp), after
+  /// the input is checked, so that bad input is reported before any calibration.
+  void apply_tuning(const RunPlan& plan) {
     std::string mode = tuning_;
     if (mode.empty()) mode = impl::environment_value("TFBENCH_TUNING");
     if (mode.empty()) mode = "auto";
-    if (mode == "off") return true;
-    const auto configs = load_all(options_.configs);
-    if (!configs) return false;
-    if (mode == "auto" && !runs_on_host(plan_or_empty(*configs))) return true;  // no CPU backend to tune
+    if (mode == "off") return;
+    if (mode == "auto" && !runs_on_host(plan)) return;  // no CPU backend to tune
     const tune::RunTuning tuning = tune::resolve_run_tuning(mode, std::cerr);
     options_.tuning_file = tuning.path;
     options_.tuning_sha256 = tuning.sha256;
-    return true;
   }
 };
 

@@ -109,33 +109,38 @@ RunEstimate run_estimate(const RunPlan& plan, const RunOptions& options) {
 
 }  // namespace
 
-int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& err) {
+std::optional<RunInput> load_run_input(const RunOptions& options, std::ostream& err) {
   LoadOptions load;
   load.max_threads = available_cpus();
-  std::vector<Config> configs;
+  RunInput input;
   try {
-    for (const auto& path : options.configs) configs.push_back(load_config(path, load));
+    for (const auto& path : options.configs) input.configs.push_back(load_config(path, load));
     FaultPlan::from_environment();  // a malformed TFBENCH_FAULT_INJECT is an input error, caught here
   } catch (const ConfigError& e) {
     for (const auto& issue : e.issues()) err << issue.to_string() << '\n';
-    return kRunBadInput;
+    return std::nullopt;
   } catch (const std::invalid_argument& e) {
     err << "tfbench run: " << e.what() << '\n';
-    return kRunBadInput;
+    return std::nullopt;
   }
-  RunPlan plan;
   try {
-    plan = make_plan(configs, options.overrides);
+    input.plan = make_plan(input.configs, options.overrides);
   } catch (const std::invalid_argument& e) {
     err << "tfbench run: " << e.what() << '\n';
-    return kRunBadInput;
+    return std::nullopt;
   }
-  for (const auto& note : plan.notes) err << "note: " << note << '\n';
-  if (plan.row_count() == 0) {
+  for (const auto& note : input.plan.notes) err << "note: " << note << '\n';
+  if (input.plan.row_count() == 0) {
     err << "tfbench run: nothing to run" << (options.overrides.filter ? " (--filter matched no case)" : "")
         << '\n';
-    return kRunBadInput;
+    return std::nullopt;
   }
+  return input;
+}
+
+int run_benchmarks(const RunOptions& options, RunInput input, std::ostream& out, std::ostream& err) {
+  const std::vector<Config>& configs = input.configs;
+  RunPlan& plan = input.plan;  // the workers' answer on variants goes into it
   std::uint64_t seed = BuiltinDefaults::seed;
   if (options.seed) {
     seed = *options.seed;

@@ -55,7 +55,20 @@ enum RunExit : int {
   kRunInterrupted = 130  // SIGINT/SIGTERM
 };
 
-int run_benchmarks(const RunOptions& options, std::ostream& out, std::ostream& err);
+/// A run's input, checked: its configs loaded and its plan made, once, before anything is
+/// calibrated or measured.
+struct RunInput {
+  std::vector<Config> configs;
+  RunPlan plan;
+};
+
+/// Loads options.configs, checks $TFBENCH_FAULT_INJECT and makes the plan, printing the plan's notes
+/// and each problem to `err`; nullopt: bad input (a config, the filter, nothing to run), exit
+/// kRunBadInput.
+std::optional<RunInput> load_run_input(const RunOptions& options, std::ostream& err);
+
+/// Runs `input` (load_run_input's, for the same options) and records it; returns a RunExit.
+int run_benchmarks(const RunOptions& options, RunInput input, std::ostream& out, std::ostream& err);
 
 /// CPUs tfbench may use: its affinity mask after undoing libgomp's start-up pinning. `max` in a
 /// thread list means this.
