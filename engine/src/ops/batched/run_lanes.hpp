@@ -112,8 +112,8 @@ LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64
 /// The lanes a batch of `count` items runs in, between 1 and `count`: the route's on a host
 /// space; on a device space one item a lane (a device thread each), whatever the strategy: a route's
 /// lanes count host threads, and a device context has one, which would run the whole batch on one
-/// device thread. `lane_scratch_bytes` (scratch each lane needs, 0 for none) caps a device space's so
-/// that the scratch stays within kMaxDeviceScratchBytes; the lanes then take contiguous chunks of items.
+/// device thread. `lane_scratch_bytes` (scratch each lane needs, 0 for none) caps them so that the
+/// scratch stays within kMaxDeviceScratchBytes; the lanes then take contiguous chunks of items.
 inline constexpr std::int64_t kMaxDeviceScratchBytes = std::int64_t(256) << 20;
 inline int batch_lanes(const bool host_space, const int route_lanes, const std::int64_t count,
                        const std::int64_t lane_scratch_bytes = 0) {
