@@ -6,9 +6,10 @@
 # lane reading the data its caller wrote before the parallel region, or the caller reading what the
 # lanes wrote after it, reads as a race. With OMP_WAIT_POLICY=active and no tool, part of one run of
 # the batched tests drew over 500 such reports (2026-12-07). LLVM's libomp answers this with Archer,
-# its OMPT tool (libarcher.so, in Debian's libomp-dev beside libomp): loaded through OMP_TOOL_LIBRARIES it tells
-# ThreadSanitizer the happens-before edges of every parallel region, barrier, task and lock, so no
-# report needs suppressing and a race inside a region is still reported (tsan_canary tests both).
+# its OMPT tool (libarcher.so, in Debian's libomp-dev beside libomp): loaded through
+# OMP_TOOL_LIBRARIES it tells ThreadSanitizer the happens-before edges of every parallel region,
+# barrier, task and lock, so no report needs suppressing and a race inside a region is still
+# reported (tsan_canary tests both).
 # So a thread-sanitized build links LLVM's libomp (as the other builds do) and loads Archer.
 # ignore_noninstrumented_modules: the runtime's own calls to intercepted functions (its mutexes and
 # allocations) are not the program's accesses.

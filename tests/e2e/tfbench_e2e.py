@@ -56,15 +56,7 @@ def fresh(name):
 
 def tfbench(*args, env=None, expect=None):
     """Runs tfbench; returns (exit code, stdout, stderr); checks the exit code when `expect` is set."""
-    environment = dict(os.environ)
-    environment.pop("TFBENCH_FAULT_INJECT", None)
-    # No calibration on first use unless a test asks for it (test_tuning): runs stay as timed.
-    environment["TFBENCH_TUNING"] = "off"
-    # Ceilings cached in the build tree, never in the user's cache (test_roofline uses its own).
-    environment["TFBENCH_CEILINGS_DIR"] = work("ceilings-cache")
-    # The LLC measured where sysfs lists none: once per build tree, not in the user's cache.
-    environment["TFBENCH_MACHINE_DIR"] = work("machine-cache")
-    environment.pop("TFBENCH_LLC_BYTES", None)
+    environment = dict(os.environ)  # isolate_from_user_caches' environment
     environment.update(env or {})
     started = time.time()
     proc = subprocess.run([ARGS.tfbench, *args], capture_output=True, text=True, env=environment, timeout=600)
@@ -757,10 +749,8 @@ def test_progress():
         _, stdout, _ = tfbench(*command, expect=0)
         check(re.search(r"^estimated time: about \d", stdout, re.M), "%s prints the estimate: %s" % (command[0], stdout))
     out = fresh("progress.h5")
-    environment = dict(os.environ)
-    environment.pop("TFBENCH_FAULT_INJECT", None)
     started = time.time()
-    proc = subprocess.run([ARGS.tfbench, "run", tiny, "--out", out], capture_output=True, env=environment, timeout=600)
+    proc = subprocess.run([ARGS.tfbench, "run", tiny, "--out", out], capture_output=True, timeout=600)
     actual = time.time() - started
     stdout, stderr = proc.stdout.decode(), proc.stderr.decode()
     check(proc.returncode == 0, "run: exit %d: %s" % (proc.returncode, stderr))
@@ -1416,14 +1406,19 @@ TESTS = {
 
 
 def isolate_from_user_caches():
-    """Every tfbench a test starts, through tfbench() or not, inherits this: its caches (tuning, ceilings,
-    machine) in the work directory, never the user's, and no calibration on first use, so that a run is
-    as fast as its estimate even where the user's tuning is stale (a rebuilt tfbench)."""
-    for name in ["TFBENCH_TUNING", "TFBENCH_TUNING_DIR", "TFBENCH_CEILINGS", "TFBENCH_CEILINGS_DIR",
-                 "TFBENCH_MACHINE_DIR"]:
+    """The environment every tfbench a test starts inherits, through tfbench() or not (a test adds to
+    it): its caches in the work directory, never the user's; no calibration on first use unless a test
+    asks for it (test_tuning), so that a run is as fast as its estimate even where the user's tuning is
+    stale (a rebuilt tfbench); no injected faults or LLC size of the user's."""
+    for name in ["TFBENCH_TUNING", "TFBENCH_TUNING_DIR", "TFBENCH_CEILINGS", "TFBENCH_FAULT_INJECT",
+                 "TFBENCH_LLC_BYTES"]:
         os.environ.pop(name, None)
     os.environ["XDG_CACHE_HOME"] = work("xdg-cache")
     os.environ["TFBENCH_TUNING"] = "off"
+    # Ceilings cached in the build tree (test_roofline uses its own directory).
+    os.environ["TFBENCH_CEILINGS_DIR"] = work("ceilings-cache")
+    # The LLC measured where sysfs lists none: once per build tree (the e2e_machine fixture).
+    os.environ["TFBENCH_MACHINE_DIR"] = work("machine-cache")
 
 
 def main():

@@ -24,15 +24,18 @@ class StaggeredSlab {
 
   /// `arrays` zeroed arrays of `count` elements.
   StaggeredSlab(std::size_t arrays, std::size_t count)
-      : count_(count), stride_((count * sizeof(T) + kPage - 1) / kPage * kPage + kStagger) {
+      : count_(count), stride_(whole_pages(count * sizeof(T)) + kStagger) {
     // A whole number of pages: aligned_alloc's size must be a multiple of its alignment (C11 7.22.3.1,
     // which C++17 takes), and the sanitizers' allocators refuse any other (ThreadSanitizer aborted the
     // workloads tests on 10 KiB); glibc's accepted it.
-    const std::size_t bytes = (std::max<std::size_t>(arrays * stride_, kPage) + kPage - 1) / kPage * kPage;
+    const std::size_t bytes = whole_pages(std::max<std::size_t>(arrays * stride_, kPage));
     block_.reset(std::aligned_alloc(kPage, bytes), std::free);
     if (!block_) throw std::bad_alloc();
     std::memset(block_.get(), 0, bytes);
   }
+
+  /// `bytes` rounded up to whole pages.
+  static constexpr std::size_t whole_pages(std::size_t bytes) { return (bytes + kPage - 1) / kPage * kPage; }
 
   T* data(std::size_t k) const {
     return reinterpret_cast<T*>(static_cast<char*>(block_.get()) + k * stride_);
