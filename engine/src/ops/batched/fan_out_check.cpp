@@ -42,9 +42,12 @@ FanOutCheck::FanOutCheck(std::uint64_t key) {
   const Entry& e = *entry_;
   if (e.withheld) {
     fan_out_ = e.sequential >= kProbeEvery;
-  } else if (e.fan_outs >= kFirstFanOuts) {
+  } else if (e.seq_samples >= kFirstSequential) {
     const bool close = e.fan > kCloseRatio * e.seq;
-    fan_out_ = e.seq_samples >= kFirstSequential && e.fan_outs < (close ? kRefreshEvery : kRefreshFar);
+    fan_out_ = e.fan_outs < (close ? kRefreshEvery : kRefreshFar);
+    timed_ = !fan_out_ || close || e.fan_outs % kSampleFar == 0;
+  } else {
+    fan_out_ = e.fan_outs < kFirstFanOuts;  // each first sequential probe after kFirstFanOuts fan-outs
   }
 }
 
@@ -71,6 +74,10 @@ void FanOutCheck::ran_fan_out(const std::int64_t ticks) {
   ++e.fan_outs;
   e.sequential = 0;
   decide(e);
+}
+
+void FanOutCheck::ran_untimed_fan_out() {
+  ++entry_->fan_outs;
 }
 
 void FanOutCheck::ran_sequential(const std::int64_t ticks) {

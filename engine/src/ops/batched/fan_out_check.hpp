@@ -12,10 +12,15 @@
 // every kRefreshEvery fan-outs while the two are within kCloseRatio, every kRefreshFar otherwise, so
 // that a fan-out twice as fast pays a sequential call in a thousand); a fan-out slower than the sequential
 // time by kSwitchRatio is withheld: the batch runs on the calling thread, and every kProbeEvery such calls
-// one fan-out probes whether it pays again. The sequential time is measured, not estimated from lane 0's
-// rate: in the VM's slow stretches lane 0 itself ran its items at half its sequential rate (two vCPUs on one
-// core's two hardware threads, as it looks), so the estimate called the slow fan-out twice as fast as it was.
-// Nothing here is set for one machine: the times are the machine's, the constants are ratios and counts.
+// one fan-out probes whether it pays again. While the fan-out is well ahead (not within kCloseRatio),
+// one fan-out in kSampleFar is timed, and its lanes' split is learned only then (lane_balance.hpp): a
+// timed fan-out reads the clock four times on the calling thread and learns after the join, 30-50 ns
+// a call on the Zen 4 VM, 1% of a 5 us call. Sampled, the check sees a slower fan-out a few tens of
+// calls later; from within kCloseRatio on, every call is timed again. The sequential time is
+// measured, not estimated from lane 0's rate: in the VM's slow stretches lane 0 itself ran its items at
+// half its sequential rate (two vCPUs on one core's two hardware threads, as it looks), so the estimate
+// called the slow fan-out twice as fast as it was. Nothing here is set for one machine: the times are
+// the machine's, the constants are ratios and counts.
 
 #include <cstdint>
 
@@ -39,6 +44,7 @@ class FanOutCheck {
   static constexpr int kRefreshFar = 1024;      // ... and while the fan-out is well ahead
   static constexpr int kFirstFanOuts = 4;       // fan-outs before each first sequential probe (warm threads)
   static constexpr int kFirstSequential = 2;    // first sequential probes, the least of which counts
+  static constexpr int kSampleFar = 8;          // fan-outs a timed one while well ahead
 
   /// The calling thread's check of the batches of `lane_key` (lane_balance.hpp: one shape, count and
   /// lane count).
@@ -46,8 +52,13 @@ class FanOutCheck {
 
   /// Whether this call fans out (else its items run on the calling thread).
   bool fan_out() const { return fan_out_; }
-  /// After a fan-out: its ticks from before the fork to after the join.
+  /// Whether this call is timed (else a fan-out the caller does not time, nor its lanes: report it
+  /// through ran_untimed_fan_out).
+  bool timed() const { return timed_; }
+  /// After a timed fan-out: its ticks from before the fork to after the join.
   void ran_fan_out(std::int64_t ticks);
+  /// After a fan-out that was not timed.
+  void ran_untimed_fan_out();
   /// After a call on the calling thread: its ticks.
   void ran_sequential(std::int64_t ticks);
   /// Whether the batch's fan-out is withheld after this call (for the report).
@@ -63,6 +74,7 @@ class FanOutCheck {
 
   Entry* entry_;
   bool fan_out_ = true;
+  bool timed_ = true;
 };
 
 }  // namespace tfbench::impl::batched

@@ -47,12 +47,15 @@ std::int64_t next_lead_q(const LaneSplit& split, std::int64_t lead_q, std::int64
 /// and lane count learned) and the lanes' timestamps. lane_started/lane_ended are called by the
 /// lanes themselves; learn() by the caller after the join. A region whose lanes do not each run on a
 /// thread of their own (`one_thread_per_lane` false: a smaller team, a nested region), or with more
-/// than kMaxLanes lanes, splits evenly and learns nothing.
+/// than kMaxLanes lanes, splits evenly and learns nothing. `timed` false: the region runs the learned
+/// split without timing itself (no clock read, nothing learned), for the fan-outs the fan-out check
+/// leaves untimed (fan_out_check.hpp).
 class LaneBalance {
  public:
   static constexpr int kMaxLanes = 64;
 
-  LaneBalance(std::uint64_t shape_key, std::int64_t count, int lanes, bool one_thread_per_lane);
+  LaneBalance(std::uint64_t shape_key, std::int64_t count, int lanes, bool one_thread_per_lane,
+              bool timed = true);
   const LaneSplit& split() const { return split_; }
   void lane_started(int lane);
   void lane_ended(int lane);
@@ -70,7 +73,8 @@ class LaneBalance {
   LaneSplit split_;
   bool timed_ = false;
   std::atomic<std::int64_t> first_start_{0};
-  std::atomic<std::int64_t> ends_[kMaxLanes] = {};
+  // Not zeroed (512 bytes a region): every lane of a timed region writes its end before learn() reads it.
+  std::atomic<std::int64_t> ends_[kMaxLanes];
 };
 
 /// The clock of the lanes' timing: the x86 time-stamp counter (a read cost 10 ns on the Zen 4 VM,

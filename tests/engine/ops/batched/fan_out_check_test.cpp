@@ -1,7 +1,8 @@
 // The fan-out check (ops/batched/fan_out_check.hpp): calls of known timing replayed through its
-// decisions (exact, no clock): a fan-out well ahead is left alone but for its rare sequential probes,
-// a slower one is withheld and probed every kProbeEvery calls until it pays again, an interrupted call
-// withholds nothing, a preempted first sequential probe does not stand.
+// decisions (exact, no clock): a fan-out well ahead is left alone but for its rare sequential probes
+// and timed once in kSampleFar calls, a slower one is withheld and probed every kProbeEvery calls
+// until it pays again, an interrupted call withholds nothing, a preempted first sequential probe does
+// not stand.
 
 #include <catch2/catch.hpp>
 
@@ -19,11 +20,21 @@ namespace {
 constexpr std::uint64_t kShape = 0x5eed;
 constexpr std::int64_t kCount = 512;
 
-/// One call through the check: a fan-out takes fan(call) ticks, the calling thread alone seq(call).
-/// Returns whether it fanned out.
+/// The calls the check had timed (fan-outs and sequential calls alike), as balanced_openmp_lanes
+/// times them.
+int g_timed_calls = 0;
+
+/// One call through the check: a fan-out takes fan(call) ticks, the calling thread alone seq(call);
+/// an untimed fan-out reports no ticks. Returns whether it fanned out.
 bool call(int index, const std::function<std::int64_t(int)>& fan,
           const std::function<std::int64_t(int)>& seq) {
   FanOutCheck check(tfbench::impl::batched::lane_key(kShape, kCount, 2));
+  if (!check.timed()) {
+    REQUIRE(check.fan_out());  // only fan-outs go untimed
+    check.ran_untimed_fan_out();
+    return true;
+  }
+  ++g_timed_calls;
   if (check.fan_out()) {
     check.ran_fan_out(fan(index));
     return true;
@@ -57,9 +68,39 @@ TEST_CASE("a fan-out twice as fast as the calling thread runs on, but for rare s
   CHECK(sequential_calls == std::vector<int>{first, second, refresh, refresh + 1 + FanOutCheck::kRefreshFar});
 }
 
+TEST_CASE("a fan-out well ahead is timed once in kSampleFar calls, and still withheld soon after it slows",
+          "[batched][fan-out-check]") {
+  FanOutCheck::reset_thread();
+  g_timed_calls = 0;
+  int slow_from = 1 << 30;
+  const auto fan = [&](int i) -> std::int64_t { return i < slow_from ? 1000 : 3000; };
+  const auto seq = [](int) -> std::int64_t { return 2000; };
+  const int calls = 1000;
+  for (int i = 0; i < calls; ++i) call(i, fan, seq);
+  // The first fan-outs and the two first sequential probes are timed, then one fan-out in
+  // kSampleFar (the one after a sequential probe among them) and each probe every kRefreshFar.
+  const int first = 2 * (FanOutCheck::kFirstFanOuts + 1);
+  const int sampled = (calls - first + FanOutCheck::kSampleFar - 1) / FanOutCheck::kSampleFar;
+  CHECK(g_timed_calls == first + sampled);
+  CHECK_FALSE(withheld_now());
+
+  // Three times slower than before, 1.5 times the calling thread: the sampled fan-outs raise the
+  // mean until it is close, every call is timed from there, and the next sequential probe (every
+  // kRefreshEvery fan-outs once close) withholds it.
+  slow_from = calls;
+  int withheld_at = -1;
+  for (int i = calls; i < calls + 400 && withheld_at < 0; ++i) {
+    call(i, fan, seq);
+    if (withheld_now()) withheld_at = i;
+  }
+  REQUIRE(withheld_at >= 0);
+  CHECK(withheld_at - calls <= 4 * FanOutCheck::kSampleFar + FanOutCheck::kRefreshEvery + 1);
+}
+
 TEST_CASE("a fan-out close to the calling thread is measured against it every kRefreshEvery fan-outs",
           "[batched][fan-out-check]") {
   FanOutCheck::reset_thread();
+  g_timed_calls = 0;
   int sequential = 0;
   const int calls = 1000;
   for (int i = 0; i < calls; ++i)
@@ -68,6 +109,7 @@ TEST_CASE("a fan-out close to the calling thread is measured against it every kR
                       ? 0
                       : 1;
   CHECK_FALSE(withheld_now());
+  CHECK(g_timed_calls == calls);  // close: every call timed
   // Two first probes, then one per kRefreshEvery fan-outs.
   const int after_first = calls - 2 * (FanOutCheck::kFirstFanOuts + 1);
   CHECK(sequential == 2 + after_first / (FanOutCheck::kRefreshEvery + 1));

@@ -130,6 +130,15 @@ TEST_CASE("replayed regions learn the balancing split, one noisy region moving i
   shared.lane_ended(1, 1000000);
   shared.learn();
   CHECK(replay_region(shape, 70000000) == 48);
+  // An untimed region (a fan-out the fan-out check leaves untimed) runs the learned split and learns
+  // nothing, whatever its lanes report.
+  batched::LaneBalance untimed(shape, 64, 2, true, false);
+  CHECK(untimed.split().first_items() == 48);
+  untimed.lane_started(0, 0);
+  untimed.lane_ended(0, 1000000000);
+  untimed.lane_ended(1, 1000);
+  untimed.learn();
+  CHECK(replay_region(shape, 80000000) == 48);
 }
 
 #if defined(KOKKOS_ENABLE_OPENMP)

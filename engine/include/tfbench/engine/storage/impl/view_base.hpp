@@ -56,7 +56,9 @@ class ViewBase {
   template <std::size_t K>
   Index unchecked_at(const std::array<Index, K>& index) const noexcept {
     assert(K == rank());
-    return unchecked_offset(strides(), layout_.offset, index.data());
+    // K strides, not strides().size(): a dynamic rank's loop would read past the K indices as far as
+    // the compiler can tell (GCC 12's -Wmaybe-uninitialized), and K is a constant trip count.
+    return unchecked_offset(Span<const Index>(strides().data(), K), layout_.offset, index.data());
   }
 
   P base_;
