@@ -103,6 +103,14 @@ std::int64_t replay_region(std::uint64_t shape, std::int64_t start, std::int64_t
   return first;
 }
 
+/// One region through `balance` whose lane 0 ran 0 .. first_end and lane 1 ended at `second_end`.
+void lanes_report(batched::LaneBalance& balance, std::int64_t first_end, std::int64_t second_end) {
+  balance.lane_started(0, 0);
+  balance.lane_ended(0, first_end);
+  balance.lane_ended(1, second_end);
+  balance.learn();
+}
+
 }  // namespace
 
 TEST_CASE("replayed regions learn the balancing split, one noisy region moving it by one item",
@@ -125,19 +133,13 @@ TEST_CASE("replayed regions learn the balancing split, one noisy region moving i
   // leaves the learned split alone.
   batched::LaneBalance shared(shape, 64, 2, false);
   CHECK(shared.split().first_items() == 32);
-  shared.lane_started(0, 0);
-  shared.lane_ended(0, 1000);
-  shared.lane_ended(1, 1000000);
-  shared.learn();
+  lanes_report(shared, 1000, 1000000);
   CHECK(replay_region(shape, 70000000) == 48);
   // An untimed region (a fan-out the fan-out check leaves untimed) runs the learned split and learns
   // nothing, whatever its lanes report.
   batched::LaneBalance untimed(shape, 64, 2, true, false);
   CHECK(untimed.split().first_items() == 48);
-  untimed.lane_started(0, 0);
-  untimed.lane_ended(0, 1000000000);
-  untimed.lane_ended(1, 1000);
-  untimed.learn();
+  lanes_report(untimed, 1000000000, 1000);
   CHECK(replay_region(shape, 80000000) == 48);
 }
 
