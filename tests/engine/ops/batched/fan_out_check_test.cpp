@@ -85,8 +85,9 @@ TEST_CASE("a fan-out well ahead is timed once in kSampleFar calls, and still wit
   CHECK_FALSE(withheld_now());
 
   // Three times slower than before, 1.5 times the calling thread: the sampled fan-outs raise the
-  // mean until it is close, every call is timed from there, and the next sequential probe (every
-  // kRefreshEvery fan-outs once close) withholds it.
+  // mean by an eighth each until it is close (four of them); from there every call is timed (a
+  // sequential probe first where kRefreshEvery fan-outs have passed), and the mean passes
+  // kSwitchRatio times the sequential time within a few calls (30 in all here).
   slow_from = calls;
   int withheld_at = -1;
   for (int i = calls; i < calls + 400 && withheld_at < 0; ++i) {
