@@ -1,12 +1,15 @@
 // `tfbench tune`: calibrates Auto on this machine and writes the tuning file the workers of later
 // runs install (docs/tuning.md); `tfbench tune --show` prints a file's decisions and whether it
-// applies here.
+// applies here; `tfbench tune --prune DAYS` removes the files no run has used for DAYS days.
 
+#include <filesystem>
 #include <iostream>
+#include <optional>
 
 #include "cli/commands.hpp"
 #include "tune/tune_run.hpp"
 #include "tune/tuning_file.hpp"
+#include "tune/tuning_prune.hpp"
 
 namespace tfbench::harness::cli {
 namespace {
@@ -69,6 +72,12 @@ class TuneCommand final : public Command {
     sub->add_flag("--show", show_,
                   "print the decisions of the tuning file (--output or this machine's) and whether it "
                   "applies here; measure nothing");
+    sub->add_option("--prune", prune_days_,
+                    "remove the tuning files of the tuning directory (--output's, or this machine's) "
+                    "that no run has used for DAYS days, except this build's own; other files stay; "
+                    "measure nothing")
+        ->type_name("DAYS")
+        ->check(CLI::Range(0.0, 36500.0));
     // One thread count in this process: how `tune` runs each count in a child of its own.
     sub->add_option("--single-threads", single_threads_)->group("");
     sub->add_flag("--no-llc-top-octave", no_llc_top_octave_)->group("");  // a --quick parent's child
@@ -79,6 +88,11 @@ class TuneCommand final : public Command {
     try {
       const std::string path = output_.empty() ? tune::default_tuning_path(tune::current_key()) : output_;
       if (show_) return show(path);
+      if (prune_days_) {
+        const std::string dir = std::filesystem::path(path).parent_path().string();
+        tune::prune_tuning_dir(dir.empty() ? "." : dir, *prune_days_, tune::current_key(), std::cout);
+        return 0;
+      }
       tune::TuneRequest request;
       if (!tune::parse_request(threads_, sizes_, families_, levels_, dtypes_, request, std::cerr)) return 2;
       request.rounds = rounds_;
@@ -117,6 +131,7 @@ class TuneCommand final : public Command {
   double dram_mib_ = 256;
   bool quick_ = false, show_ = false, no_llc_top_octave_ = false;
   int single_threads_ = 0;
+  std::optional<double> prune_days_;
 };
 
 }  // namespace

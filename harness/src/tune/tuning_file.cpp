@@ -1,6 +1,7 @@
 // The tuning file's JSON form, its key check and its default place (tune/tuning_file.hpp).
 
 #include "tune/tuning_file.hpp"
+#include "tune/tuning_prune.hpp"
 
 #include <cmath>
 #include <cstdlib>
@@ -344,6 +345,7 @@ LoadedTuning load_tuning(const std::string& path) {
       return out;
     }
     out.tuning = to_auto_tuning(file, out.sha256);
+    mark_tuning_used(path);  // what `tune --prune` reads as its last use
   } catch (const std::exception& e) {
     out.refusal = std::string(e.what()) + "; ignored";
   }

@@ -62,7 +62,8 @@ struct LoadedTuning {
   std::string refusal;                            // why it was not used (absent, foreign, unreadable)
 };
 /// Reads `path`, checks its key against this machine and build, and builds the AutoTuning (its id
-/// is the file's sha256). Never throws: a refused file comes back with the reason.
+/// is the file's sha256); a file used is marked so (mark_tuning_used). Never throws: a refused file
+/// comes back with the reason.
 LoadedTuning load_tuning(const std::string& path);
 
 /// The engine's view of the classes that have a choice.
