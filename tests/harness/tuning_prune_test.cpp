@@ -50,23 +50,30 @@ TEST_CASE("tune --prune removes the tuning files unused for the period, never th
   const fs::path not_tuning = dir / "notes.json";
   std::ofstream(not_tuning) << "{\"not\": \"a tuning file\"}\n";
   fs::last_write_time(not_tuning, fs::file_time_type::clock::now() - std::chrono::hours(24 * 400));
+  std::ofstream(dir / "odd.json") << "{\"format\": 4}\n";  // JSON, not a tuning file: left
   const fs::path other_kind = dir / "readme.txt";
   std::ofstream(other_kind) << "kept\n";
+  // An older build's file, of a format version this tfbench does not read: a tuning file all the same.
+  const fs::path old_format = dir / "v1.json";
+  std::ofstream(old_format) << "{\"format\": \"tfbench-tuning\", \"version\": 1, \"key\": {}}\n";
+  fs::last_write_time(old_format, fs::file_time_type::clock::now() - std::chrono::hours(24 * 60));
 
   std::ostringstream out;
   const PruneCounts counts = prune_tuning_dir(dir.string(), 30, current_key(), out);
   INFO(out.str());
-  CHECK(counts.removed == 1);
+  CHECK(counts.removed == 2);
   CHECK(counts.kept == 2);
-  CHECK(counts.skipped == 1);
+  CHECK(counts.skipped == 2);
   CHECK(counts.failed == 0);
   CHECK_FALSE(fs::exists(old_other));
+  CHECK_FALSE(fs::exists(old_format));
   CHECK(fs::exists(recent_other));
   CHECK(fs::exists(old_own));
   CHECK(fs::exists(not_tuning));
   CHECK(fs::exists(other_kind));
   CHECK(out.str().find("removed " + old_other.string()) != std::string::npos);
-  CHECK(out.str().find("1 removed, 2 kept") != std::string::npos);
+  CHECK(out.str().find("removed " + old_format.string() + " (format version 1") != std::string::npos);
+  CHECK(out.str().find("2 removed, 2 kept") != std::string::npos);
 
   // A shorter period takes the three-day-old file too; this build's own still stays.
   CHECK(prune_tuning_dir(dir.string(), 1, current_key(), out).removed == 1);

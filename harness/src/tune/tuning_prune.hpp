@@ -16,11 +16,12 @@ struct PruneCounts {
   int removed = 0;  // tuning files unused for the period, removed
   int kept = 0;     // tuning files used within it, or this build's
   int failed = 0;   // unused, but could not be removed (another user's, a read-only directory)
-  int skipped = 0;  // not tuning files (left as they are)
+  int skipped = 0;  // not tuning files, or damaged ones (left as they are)
 };
 
-/// Removes from `dir` the tuning files (*.json that read as one) last used more than `days` days ago,
-/// except the one whose key is `here`; reports each removal and each failure to `out`.
+/// Removes from `dir` the tuning files (*.json of the tuning format, of any version: older builds
+/// wrote older ones) last used more than `days` days ago, except the one whose key is `here`; reports
+/// each removal and each failure to `out`.
 PruneCounts prune_tuning_dir(const std::string& dir, double days, const TuningKey& here, std::ostream& out);
 
 /// Marks `path` used now (its modification time); silent where that is not allowed.
