@@ -108,13 +108,12 @@ std::uint64_t shape_key(std::initializer_list<std::int64_t> parts) {
 }
 
 LaneBalance::LaneBalance(const std::uint64_t shape, const std::int64_t count, const int lanes,
-                         const bool one_thread_per_lane, const bool timed)
+                         const bool one_thread_per_lane)
     : key_(lane_key(shape, count, lanes)) {
   split_.count = count;
   split_.lanes = lanes;
-  const bool learned = one_thread_per_lane && lanes >= 2 && lanes <= kMaxLanes && max_lead(count, lanes) > 0;
-  timed_ = learned && timed;
-  if (learned) {
+  timed_ = one_thread_per_lane && lanes >= 2 && lanes <= kMaxLanes && max_lead(count, lanes) > 0;
+  if (timed_) {
     const std::int64_t bound_q = max_lead(count, lanes) * kLeadScale;
     lead_q_ = std::clamp(stored_lead(key_), -bound_q, bound_q);
     split_.lead = lead_q_ / kLeadScale;

@@ -47,16 +47,16 @@ std::int64_t next_lead_q(const LaneSplit& split, std::int64_t lead_q, std::int64
 /// and lane count learned) and the lanes' timestamps. lane_started/lane_ended are called by the
 /// lanes themselves; learn() by the caller after the join. A region whose lanes do not each run on a
 /// thread of their own (`one_thread_per_lane` false: a smaller team, a nested region), or with more
-/// than kMaxLanes lanes, splits evenly and learns nothing. `timed` false: the region runs the learned
-/// split without timing itself (no clock read, nothing learned), for the fan-outs the fan-out check
-/// leaves untimed (fan_out_check.hpp).
+/// than kMaxLanes lanes, splits evenly and learns nothing.
 class LaneBalance {
  public:
   static constexpr int kMaxLanes = 64;
 
-  LaneBalance(std::uint64_t shape_key, std::int64_t count, int lanes, bool one_thread_per_lane,
-              bool timed = true);
+  LaneBalance(std::uint64_t shape_key, std::int64_t count, int lanes, bool one_thread_per_lane);
   const LaneSplit& split() const { return split_; }
+  /// Before the region: it runs the learned split without timing itself (no clock read, nothing
+  /// learned), for the fan-outs the fan-out check leaves untimed (fan_out_check.hpp).
+  void leave_untimed() { timed_ = false; }
   void lane_started(int lane);
   void lane_ended(int lane);
   /// The same at a given time in lane_ticks (what the clockless ones read), so that a test can

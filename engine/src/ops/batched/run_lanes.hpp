@@ -82,8 +82,8 @@ template <class ChunkFn>
 LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64_t count,
                                const std::uint64_t shape, const bool checked, const ChunkFn& chunk_fn) {
   const bool own_threads = one_thread_per_lane(lanes, pool);
-  const auto fan_out = [&](const bool timed) {
-    LaneBalance balance(shape, count, lanes, own_threads, timed);
+  LaneBalance balance(shape, count, lanes, own_threads);
+  const auto fan_out = [&] {
     openmp_lanes(lanes, pool, [&](const int lane) {
       balance.lane_started(lane);
       std::int64_t begin = 0, end = 0;
@@ -96,10 +96,11 @@ LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64
   };
   // Checked where each lane has a thread of its own (a smaller team or a nested region is not the
   // fan-out Auto chose).
-  if (!checked || !own_threads) return {fan_out(true), false};
-  FanOutCheck check(lane_key(shape, count, lanes));
+  if (!checked || !own_threads) return {fan_out(), false};
+  FanOutCheck check(balance.key());
   if (!check.timed()) {  // well ahead: neither the check nor the split times this one
-    const std::int64_t first = fan_out(false);
+    balance.leave_untimed();
+    const std::int64_t first = fan_out();
     check.ran_untimed_fan_out();
     return {first, false};
   }
@@ -109,7 +110,7 @@ LanesRan balanced_openmp_lanes(const int lanes, const int pool, const std::int64
     check.ran_sequential(lane_ticks() - start);
     return {count, true};
   }
-  const std::int64_t first = fan_out(true);
+  const std::int64_t first = fan_out();
   check.ran_fan_out(lane_ticks() - start);
   return {first, false};
 }

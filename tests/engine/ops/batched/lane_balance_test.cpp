@@ -137,7 +137,8 @@ TEST_CASE("replayed regions learn the balancing split, one noisy region moving i
   CHECK(replay_region(shape, 70000000) == 48);
   // An untimed region (a fan-out the fan-out check leaves untimed) runs the learned split and learns
   // nothing, whatever its lanes report.
-  batched::LaneBalance untimed(shape, 64, 2, true, false);
+  batched::LaneBalance untimed(shape, 64, 2, true);
+  untimed.leave_untimed();
   CHECK(untimed.split().first_items() == 48);
   lanes_report(untimed, 1000000000, 1000);
   CHECK(replay_region(shape, 80000000) == 48);
