@@ -57,13 +57,18 @@ TEST_CASE("tune --prune removes the tuning files unused for the period, never th
   const fs::path old_format = dir / "v1.json";
   std::ofstream(old_format) << "{\"format\": \"tfbench-tuning\", \"version\": 1, \"key\": {}}\n";
   fs::last_write_time(old_format, fs::file_time_type::clock::now() - std::chrono::hours(24 * 60));
+  // This version's file with a malformed key: damaged, left for a person to look at.
+  const fs::path damaged = dir / "damaged.json";
+  std::ofstream(damaged) << "{\"format\": \"tfbench-tuning\", \"version\": " << kTuningFormatVersion
+                         << ", \"key\": 7}\n";
+  fs::last_write_time(damaged, fs::file_time_type::clock::now() - std::chrono::hours(24 * 60));
 
   std::ostringstream out;
   const PruneCounts counts = prune_tuning_dir(dir.string(), 30, current_key(), out);
   INFO(out.str());
   CHECK(counts.removed == 2);
   CHECK(counts.kept == 2);
-  CHECK(counts.skipped == 2);
+  CHECK(counts.skipped == 3);
   CHECK(counts.failed == 0);
   CHECK_FALSE(fs::exists(old_other));
   CHECK_FALSE(fs::exists(old_format));
@@ -71,6 +76,7 @@ TEST_CASE("tune --prune removes the tuning files unused for the period, never th
   CHECK(fs::exists(old_own));
   CHECK(fs::exists(not_tuning));
   CHECK(fs::exists(other_kind));
+  CHECK(fs::exists(damaged));
   CHECK(out.str().find("removed " + old_other.string()) != std::string::npos);
   CHECK(out.str().find("removed " + old_format.string() + " (format version 1") != std::string::npos);
   CHECK(out.str().find("2 removed, 2 kept") != std::string::npos);

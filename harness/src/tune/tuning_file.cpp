@@ -313,6 +313,28 @@ TuningFile read_tuning_file(const std::string& path) {
   }
 }
 
+std::optional<TuningFileHead> read_tuning_head(const std::string& path) {
+  const auto text = impl::read_whole_file(path);
+  if (!text) return std::nullopt;
+  const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
+  if (!j.is_object()) return std::nullopt;
+  const auto format = j.find("format");
+  if (format == j.end() || !format->is_string() || format->get<std::string>() != "tfbench-tuning")
+    return std::nullopt;
+  const auto version = j.find("version");
+  if (version == j.end() || !version->is_number_integer()) return std::nullopt;
+  TuningFileHead head;
+  head.version = version->get<int>();
+  if (head.version == kTuningFormatVersion) {
+    try {
+      head.key = key_from(j.at("key"));
+    } catch (const Json::exception&) {
+      // a damaged file of this version: no key
+    }
+  }
+  return head;
+}
+
 std::shared_ptr<const ops::AutoTuning> to_auto_tuning(const TuningFile& file, std::string id) {
   auto tuning = std::make_shared<ops::AutoTuning>(std::move(id), file.key.caches);
   for (const auto& c : file.classes) {

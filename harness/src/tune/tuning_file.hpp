@@ -55,6 +55,16 @@ void write_tuning_file(const std::string& path, const TuningFile& file);
 /// Reads a tuning file; throws std::runtime_error naming the path and the field that is wrong.
 TuningFile read_tuning_file(const std::string& path);
 
+/// What `tune --prune` reads of a file: its format version (older builds wrote older ones) and, for
+/// this version, its key, from one parse.
+struct TuningFileHead {
+  int version = 0;
+  std::optional<TuningKey> key;  // this version's files only; empty where the key is malformed
+};
+/// The head of the file at `path`, or nothing where it is not a tuning file (unreadable, not JSON,
+/// another format). Never throws.
+std::optional<TuningFileHead> read_tuning_head(const std::string& path);
+
 /// A loaded tuning ready for the engine, or why the file was not used.
 struct LoadedTuning {
   std::shared_ptr<const ops::AutoTuning> tuning;  // null when refused or absent

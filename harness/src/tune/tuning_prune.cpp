@@ -6,32 +6,9 @@
 #include <ostream>
 #include <system_error>
 
-#include "results/atomic_write.hpp"
-#include "tfbench/harness/json.hpp"
-
 namespace tfbench::harness::tune {
 
 namespace fs = std::filesystem;
-
-namespace {
-
-/// A tuning file's format version, or nothing where `path` is not a tuning file (not JSON, another
-/// format). Files of other versions are tuning files too: older builds wrote them, and no run of this
-/// build reads them.
-std::optional<int> tuning_format_version(const std::string& path) {
-  const auto text = impl::read_whole_file(path);
-  if (!text) return std::nullopt;
-  const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
-  if (!j.is_object()) return std::nullopt;
-  const auto format = j.find("format");
-  if (format == j.end() || !format->is_string() || format->get<std::string>() != "tfbench-tuning")
-    return std::nullopt;
-  const auto version = j.find("version");
-  if (version == j.end() || !version->is_number_integer()) return std::nullopt;
-  return version->get<int>();
-}
-
-}  // namespace
 
 PruneCounts prune_tuning_dir(const std::string& dir, const double days, const TuningKey& here,
                              std::ostream& out) {
@@ -48,22 +25,20 @@ PruneCounts prune_tuning_dir(const std::string& dir, const double days, const Tu
   for (const fs::directory_entry& entry : it) {
     const fs::path& path = entry.path();
     if (path.extension() != ".json" || !entry.is_regular_file(ec)) continue;
-    const std::optional<int> version = tuning_format_version(path.string());
-    if (!version) {
+    const std::optional<TuningFileHead> head = read_tuning_head(path.string());
+    if (!head) {
       ++counts.skipped;  // not a tuning file: not ours to remove
       continue;
     }
-    std::string what = "format version " + std::to_string(*version);  // an older build's
+    std::string what = "format version " + std::to_string(head->version);  // an older build's
     bool own = false;
-    if (*version == kTuningFormatVersion) {
-      try {
-        const TuningKey key = read_tuning_file(path.string()).key;
-        own = !key_mismatch(key, here);
-        what = key.cpu_model + ", revision " + key.git_revision.substr(0, 12);
-      } catch (const std::exception&) {
+    if (head->version == kTuningFormatVersion) {
+      if (!head->key) {
         ++counts.skipped;  // a damaged file of this version: left for a person to look at
         continue;
       }
+      own = !key_mismatch(*head->key, here);
+      what = head->key->cpu_model + ", revision " + head->key->git_revision.substr(0, 12);
     }
     const auto used = entry.last_write_time(ec);
     if (ec || own || now - used <= period) {
