@@ -288,8 +288,10 @@ void write_tuning_file(const std::string& path, const TuningFile& file) {
   impl::write_file_creating_directories(path, j.dump(1) + "\n");  // ResultsWriteError names path
 }
 
-TuningFile read_tuning_file(const std::string& path) {
-  const std::string text = read_all(path);
+namespace {
+
+/// The tuning file read from `path` as `text` (errors name the path).
+TuningFile parse_tuning_file(const std::string& path, const std::string& text) {
   try {
     const Json j = Json::parse(text);
     if (j.at("format").get<std::string>() != "tfbench-tuning")
@@ -311,6 +313,12 @@ TuningFile read_tuning_file(const std::string& path) {
   } catch (const std::runtime_error& e) {
     throw std::runtime_error(path + ": " + e.what());
   }
+}
+
+}  // namespace
+
+TuningFile read_tuning_file(const std::string& path) {
+  return parse_tuning_file(path, read_all(path));
 }
 
 std::optional<TuningFileHead> read_tuning_head(const std::string& path) {
@@ -360,8 +368,10 @@ LoadedTuning load_tuning(const std::string& path) {
     return out;
   }
   try {
-    const TuningFile file = read_tuning_file(path);
-    out.sha256 = sha256_hex(read_all(path));
+    // One read: the hash is of the bytes parsed.
+    const std::string text = read_all(path);
+    const TuningFile file = parse_tuning_file(path, text);
+    out.sha256 = sha256_hex(text);
     if (auto why = key_mismatch(file.key, current_key())) {
       out.refusal = path + " was measured on another machine or build (" + *why + "); ignored";
       return out;
