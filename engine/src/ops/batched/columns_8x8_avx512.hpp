@@ -3,9 +3,9 @@
 //
 // Why: the register tile uses 32-byte vectors everywhere (two per column of an 8 x 8 item, 128
 // 256-bit FMAs per item). Here each column of A and of C is one zmm register, B's elements are
-// broadcast from memory: 64 FMAs per item and no shuffles. Measured on the Xeon VM (AVX-512, 1 thread,
-// medians of 301 runs, three rounds): 1.08-1.15x libxsmm's JIT kernel for the same items, at 16, 64
-// and 512 items.
+// broadcast from memory: 64 FMAs per item and no shuffles. Measured on the Xeon VM (AVX-512, 1
+// thread, medians of 301 runs, three rounds), in its first form (inner products, below): 1.08-1.15x
+// libxsmm's JIT kernel for the same items, at 16, 64 and 512 items.
 
 #if defined(__AVX512F__) && !defined(__CUDACC__) && !defined(__HIPCC__)
 #include <immintrin.h>
