@@ -21,6 +21,9 @@ namespace {
 
 using ops::BatchedFamily;
 
+/// The "format" member every tuning file carries (its "version" is kTuningFormatVersion).
+constexpr const char* kTuningFormat = "tfbench-tuning";
+
 const char* family_name(BatchedFamily f) {
   return f == BatchedFamily::Gemm ? "gemm" : "solve";
 }
@@ -281,7 +284,7 @@ void write_tuning_file(const std::string& path, const TuningFile& file) {
   for (const auto& c : file.classes) classes.push_back(class_json(c));
   Json contraction = Json::array();
   for (const auto& c : file.contraction) contraction.push_back(crossover_json(c));
-  const Json j{{"format", "tfbench-tuning"},        {"version", kTuningFormatVersion},
+  const Json j{{"format", kTuningFormat},           {"version", kTuningFormatVersion},
                {"key", key_json(file.key)},         {"created_utc", file.created_utc},
                {"command_line", file.command_line}, {"classes", classes},
                {"contraction", contraction}};
@@ -294,7 +297,7 @@ namespace {
 TuningFile parse_tuning_file(const std::string& path, const std::string& text) {
   try {
     const Json j = Json::parse(text);
-    if (j.at("format").get<std::string>() != "tfbench-tuning")
+    if (j.at("format").get<std::string>() != kTuningFormat)
       throw std::runtime_error("format (expected \"tfbench-tuning\")");
     const int version = j.at("version").get<int>();
     if (version != kTuningFormatVersion) {
@@ -327,7 +330,7 @@ std::optional<TuningFileHead> read_tuning_head(const std::string& path) {
   const Json j = Json::parse(*text, nullptr, /*allow_exceptions=*/false);
   if (!j.is_object()) return std::nullopt;
   const auto format = j.find("format");
-  if (format == j.end() || !format->is_string() || format->get<std::string>() != "tfbench-tuning")
+  if (format == j.end() || !format->is_string() || format->get<std::string>() != kTuningFormat)
     return std::nullopt;
   const auto version = j.find("version");
   if (version == j.end() || !version->is_number_integer()) return std::nullopt;
