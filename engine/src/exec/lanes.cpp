@@ -64,8 +64,7 @@ void run_lanes(LaneTask& task) {
   task.modes = thread_modes();
 #if defined(KOKKOS_ENABLE_OPENMP)
   g_lane_task.store(&task, std::memory_order_release);
-  const int team = task.lanes;
-#pragma omp parallel num_threads(team)
+#pragma omp parallel num_threads(task.lanes)
   { lane_entry(); }
   (void)task.finished.load(std::memory_order_acquire);
   g_lane_task.store(nullptr, std::memory_order_relaxed);

@@ -72,13 +72,17 @@ std::optional<double> read_double_attribute(hid_t location, const char* name);
 /// A text column is a string member or a RowStatus member (stored as its name()).
 template <class Row>
 struct Column {
+  // Pointers to members through an alias: nvcc's front end writes `M Row::*name` out as
+  // `M (Row::*name)`, which GCC then warns of (-Wparentheses) in a CUDA build.
+  template <class M>
+  using Member = M Row::*;
   const char* name;
-  std::string Row::*text = nullptr;
-  std::int64_t Row::*integer = nullptr;
-  double Row::*number = nullptr;
+  Member<std::string> text = nullptr;
+  Member<std::int64_t> integer = nullptr;
+  Member<double> number = nullptr;
   const char* units = "";  // "s", "GB/s", ...; "1" a plain number; "" text
   const char* description = "";
-  RowStatus Row::*status = nullptr;
+  Member<RowStatus> status = nullptr;
 
   bool is_text() const { return text || status; }
   /// The text of a text column; it lives as long as `row`.

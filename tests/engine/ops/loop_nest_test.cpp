@@ -8,6 +8,12 @@
 #include <map>
 #include <vector>
 
+// The row walk is __host__ __device__ under nvcc; the tests call it from the host with lambdas that
+// check with Catch2 and count in a std::map, host code, which nvcc warns of (#20011) at the walk's
+// own lines: so before its header.
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 20011
+#endif
 #include "ops/kernels/map_kernels.hpp"
 
 namespace {

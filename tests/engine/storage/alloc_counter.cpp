@@ -28,6 +28,12 @@ void* counted_aligned_alloc(std::size_t bytes, std::align_val_t align) noexcept 
 #endif
 }  // namespace
 
+// nvcc takes the replacements for __host__ __device__ and warns (#20011) that they call the host
+// allocators above, which is what they are for.
+#if defined(__NVCC__)
+#pragma nv_diag_suppress 20011
+#endif
+
 namespace tfbench::testing {
 std::uint64_t heap_allocations() noexcept {
   return g_allocations.load(std::memory_order_relaxed);

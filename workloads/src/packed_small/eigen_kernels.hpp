@@ -9,6 +9,11 @@
 #if defined(TFBENCH_HAVE_EIGEN)
 // One item is one task of the fan-out: Eigen must not start OpenMP regions of its own inside it.
 #define EIGEN_DONT_PARALLELIZE
+// A host peer in every build: under nvcc (a CUDA build) Eigen would mark its functions __host__
+// __device__ and warn of its own defaulted members.
+#ifndef EIGEN_NO_CUDA
+#define EIGEN_NO_CUDA
+#endif
 #include <Eigen/Core>
 
 #include "common/fan_out.hpp"

@@ -31,7 +31,10 @@ struct ItemBatch {
   /// Each item's columns are contiguous (a leading dimension cs >= rows).
   bool unit_rows() const { return rs == 1 && (cols <= 1 || cs >= rows); }
   bool nonnegative_strides() const { return rs >= 0 && cs >= 0 && bs >= 0; }
-  operator ItemBatch<const T>() const {  // NOLINT: a mutable batch reads as an immutable one
+  // A mutable batch reads as an immutable one (a batch of const T has no such conversion: it would
+  // be to its own type, which nvcc warns of).
+  template <class U = T, std::enable_if_t<!std::is_const<U>::value, int> = 0>
+  operator ItemBatch<const U>() const {  // NOLINT(google-explicit-constructor)
     return {data, rows, cols, count, rs, cs, bs};
   }
 };

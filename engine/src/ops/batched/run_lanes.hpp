@@ -62,7 +62,7 @@ template <class LaneFn>
 void openmp_lanes(const int lanes, const int pool, const LaneFn& lane_fn) {
 #if defined(KOKKOS_ENABLE_OPENMP)
   if (omp_get_level() == 0) {  // omp_in_parallel() is false in a team of one
-    const int team = lanes < pool ? lanes : (pool > 1 ? pool : 1);
+    [[maybe_unused]] const int team = lanes < pool ? lanes : (pool > 1 ? pool : 1);  // used by the pragma
 #pragma omp parallel num_threads(team)
     {
       const int stride = omp_get_num_threads();
@@ -148,17 +148,28 @@ LanesRan run_lanes(const char* label, const Space& space, int lanes, const std::
     }
     return {count, false};
   }
-  const auto lane_chunk_fn = KOKKOS_LAMBDA(const int lane) {
-    std::int64_t begin = 0, end = 0;
-    lane_chunk(count, lanes, lane, begin, end);
-    chunk(lane, begin, end);
-  };
-  if constexpr (is_openmp_space<Space>()) {
-    if (own_openmp_region()) {
-      return balanced_openmp_lanes(lanes, space.concurrency(), count, shape, checked, chunk);
+  const Kokkos::RangePolicy<Space> policy(space, 0, lanes);
+  if constexpr (is_host_space<Space>()) {
+    if constexpr (is_openmp_space<Space>()) {
+      if (own_openmp_region()) {
+        return balanced_openmp_lanes(lanes, space.concurrency(), count, shape, checked, chunk);
+      }
     }
+    // A host lambda, not KOKKOS_LAMBDA: under nvcc that is __host__ __device__, and the host spaces'
+    // chunks (libxsmm's, the vector kernels) are host functions it may not call.
+    Kokkos::parallel_for(label, policy, [=](const int lane) {
+      std::int64_t begin = 0, end = 0;
+      lane_chunk(count, lanes, lane, begin, end);
+      chunk(lane, begin, end);
+    });
+  } else {
+    Kokkos::parallel_for(
+        label, policy, KOKKOS_LAMBDA(const int lane) {
+          std::int64_t begin = 0, end = 0;
+          lane_chunk(count, lanes, lane, begin, end);
+          chunk(lane, begin, end);
+        });
   }
-  Kokkos::parallel_for(label, Kokkos::RangePolicy<Space>(space, 0, lanes), lane_chunk_fn);
   return {LaneSplit{count, lanes, 0}.first_items(), false};
 }
 

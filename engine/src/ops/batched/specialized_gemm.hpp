@@ -360,7 +360,7 @@ struct FixedGemmChunk {
   /// pair_items_avx512.hpp; 4 x 4 two columns per vector, column_pairs_4x4_avx512.hpp; 8 x 8 a column
   /// per vector, columns_8x8_avx512.hpp; 16 and 32 in blocks of whole columns, column_blocks_avx512.hpp)
   /// and of the AVX2 ones (2 x 2, 4 x 4 and 8 x 8, small_items_avx2.hpp).
-  static constexpr bool packed_square_f64() {
+  KOKKOS_INLINE_FUNCTION static constexpr bool packed_square_f64() {
     return Layout == ItemLayout::Packed && std::is_same<T, double>::value && M == N && N == K;
   }
 
@@ -383,7 +383,7 @@ struct FixedGemmChunk {
 #endif
   }
   /// Whether any kernel of this size may (the host-only sweep state is compiled only then).
-  static constexpr bool may_sweep_both_ways() {
+  KOKKOS_INLINE_FUNCTION static constexpr bool may_sweep_both_ways() {
 #if defined(TFBENCH_IMPL_PAIR_ITEMS_AVX512) || defined(TFBENCH_IMPL_SMALL_ITEMS_AVX2)
     return packed_square_f64() && (M == 2 || M == 4 || M == 8);
 #else
