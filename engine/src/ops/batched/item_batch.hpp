@@ -32,8 +32,8 @@ struct ItemBatch {
   bool unit_rows() const { return rs == 1 && (cols <= 1 || cs >= rows); }
   bool nonnegative_strides() const { return rs >= 0 && cs >= 0 && bs >= 0; }
   // A mutable batch reads as an immutable one (a batch of const T has no such conversion: it would
-  // be to its own type, which nvcc warns of).
-  template <class U = T, std::enable_if_t<!std::is_const<U>::value, int> = 0>
+  // be to its own type, which nvcc warns of). U is deduced from the target: only ItemBatch<const T>.
+  template <class U = T, std::enable_if_t<std::is_same<U, T>::value && !std::is_const<U>::value, int> = 0>
   operator ItemBatch<const U>() const {  // NOLINT(google-explicit-constructor)
     return {data, rows, cols, count, rs, cs, bs};
   }

@@ -18,6 +18,7 @@
 #include <random>
 #include <string>
 #include <tuple>
+#include <type_traits>
 #include <vector>
 
 #include "batched_test_support.hpp"
@@ -31,6 +32,12 @@ using tfbench::ops::ItemProvider;
 using tfbench::testing::TestBatch;
 using tfbench::testing::TestLayout;
 namespace batched = tfbench::impl::batched;
+
+// A batch of T reads as a batch of const T and as nothing else (the conversion is a template: it must
+// not offer another element type, nor a batch of const T one to its own type).
+static_assert(std::is_convertible<batched::ItemBatch<double>, batched::ItemBatch<const double>>::value);
+static_assert(!std::is_convertible<batched::ItemBatch<double>, batched::ItemBatch<const float>>::value);
+static_assert(!std::is_convertible<batched::ItemBatch<const double>, batched::ItemBatch<double>>::value);
 
 namespace {
 
