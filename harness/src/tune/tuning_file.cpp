@@ -298,7 +298,7 @@ TuningFile parse_tuning_file(const std::string& path, const std::string& text) {
   try {
     const Json j = Json::parse(text);
     if (j.at("format").get<std::string>() != kTuningFormat)
-      throw std::runtime_error("format (expected \"tfbench-tuning\")");
+      throw std::runtime_error(std::string("format (expected \"") + kTuningFormat + "\")");
     const int version = j.at("version").get<int>();
     if (version != kTuningFormatVersion) {
       throw std::runtime_error("version " + std::to_string(version) + " (this tfbench reads version " +
