@@ -116,10 +116,15 @@ ROOFLINE_TOLERANCE = 1.05  # harness/include/tfbench/harness/rows.hpp kRooflineT
 
 
 def _fraction(row):
-    """The row's fraction of its roofline bound, with the 90% interval of its median sample."""
+    """The row's fraction of its roofline bound with the 90% interval of its median: the file's
+    (since results v1.13: over the rounds' fractions where the ceilings were measured beside the row in
+    every round), else the samples' interval through the one bound (older files)."""
     frac = row.get("roofline_fraction")
     if row["status"] != "ok" or frac is None or not math.isfinite(frac):
         return None
+    lo, hi = row.get("roofline_fraction_lo", math.nan), row.get("roofline_fraction_hi", math.nan)
+    if math.isfinite(lo) and math.isfinite(hi):
+        return frac, (lo, hi)
     _, (lo, hi) = stats.median_interval(list(row.get("samples", [])))
     bound = row["roofline_bound_s"]
     interval = (bound / hi, bound / lo) if math.isfinite(lo) and lo > 0 else NO_INTERVAL

@@ -17,6 +17,7 @@ using tfbench::harness::impl::BesideKind;
 using tfbench::harness::impl::best_round_rate;
 using tfbench::harness::impl::plan_ceilings_beside;
 using tfbench::harness::impl::record_beside;
+using tfbench::harness::impl::round_rates;
 using tfbench::ops::MemoryLevel;
 using tfbench::workloads::Ceilings;
 using tfbench::workloads::Instance;
@@ -100,6 +101,11 @@ TEST_CASE("Ceilings beside: the fastest round", "[beside][roofline]") {
   CHECK(best_round_rate({0.0, -1.0, 2.0}, 4e9) == Catch::Detail::Approx(2.0));
   CHECK(std::isnan(best_round_rate({}, 4e9)));
   CHECK(std::isnan(best_round_rate({1.0}, 0.0)));
+  const std::vector<double> rounds = round_rates({2.0, 0.0, 4.0}, 4e9);
+  REQUIRE(rounds.size() == 3);
+  CHECK(rounds[0] == Catch::Detail::Approx(2.0));
+  CHECK(std::isnan(rounds[1]));
+  CHECK(rounds[2] == Catch::Detail::Approx(1.0));
 }
 
 TEST_CASE("Ceilings beside: a worker of several threads measures its handoff beside the bounded rows",
@@ -134,6 +140,13 @@ TEST_CASE("Ceilings beside: a worker of several threads measures its handoff bes
   CHECK(bounded.handoff_beside_us == Catch::Detail::Approx(0.4));
   CHECK(std::isfinite(bounded.bandwidth_beside_gbs));
   CHECK(std::isnan(unbounded.handoff_beside_us));
+  // ... and every round's, for the parent to pair with the row's samples.
+  REQUIRE(bounded.beside_rounds.handoff_us.size() == 2);
+  CHECK(bounded.beside_rounds.handoff_us[0] == Catch::Detail::Approx(0.5));
+  CHECK(bounded.beside_rounds.handoff_us[1] == Catch::Detail::Approx(0.4));
+  CHECK(bounded.beside_rounds.bandwidth_gbs.size() == 1);
+  CHECK(bounded.beside_rounds.peak_gflops.empty());
+  CHECK(unbounded.beside_rounds.handoff_us.empty());
   // One thread, or no handoff cached: nothing to hand over, no reference.
   CHECK(plan_ceilings_beside(instances, small_ceilings()).handoff == -1);
   two.handoff = {};

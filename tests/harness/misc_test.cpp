@@ -134,6 +134,18 @@ TEST_CASE("worker messages: NaN survives as null, every field is required", "[pr
   CHECK(outcomes[0].iterations == 3);
   CHECK(std::isnan(outcomes[0].max_rel_error));
   CHECK(outcomes[0].metrics == R"({"count":2.0,"ratio":1.5})");  // the `metrics` column
+  CHECK(outcomes[0].beside_rounds.bandwidth_gbs.empty());        // nothing measured beside: none sent
+  // What the worker measured beside the row round by round reaches the parent, a round's NaN as NaN.
+  o.beside_rounds.bandwidth_gbs = {60.0, nan};
+  o.beside_rounds.handoff_us = {0.07, 0.45};
+  const auto paired = impl::parse_message(dump_json(impl::message("rows", {{"case", 4}, {"rows", {o}}})))
+                          .at("rows")
+                          .get<std::vector<ResultRow>>();
+  REQUIRE(paired[0].beside_rounds.bandwidth_gbs.size() == 2);
+  CHECK(paired[0].beside_rounds.bandwidth_gbs[0] == 60.0);
+  CHECK(std::isnan(paired[0].beside_rounds.bandwidth_gbs[1]));
+  CHECK(paired[0].beside_rounds.handoff_us == o.beside_rounds.handoff_us);
+  CHECK(paired[0].beside_rounds.peak_gflops.empty());
   // The row travels with the columns of the file, by their names; each is required, and a status
   // must be one the file format knows.
   Json wire = impl::parse_message(rows).at("rows").at(0);
@@ -392,6 +404,57 @@ TEST_CASE(
   derive_case_fields(rows, &two, &one);
   CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(8e-6));
   CHECK(rows[0].roofline_threads == 2);
+}
+
+TEST_CASE("derive_case_fields: each round against the ceilings measured beside it in that round",
+          "[rows][roofline]") {
+  // 1 GB from DRAM. The host gave 2 GB/s in two rounds and 1 GB/s in three (the EPYC VM's two threads
+  // read 57-62 GB/s of DRAM in some rounds of a case and 104-121 in others), and the row ran at the
+  // bandwidth of each round: every round at its bound.
+  const tfbench::workloads::Ceilings c = four_levels();
+  auto dram_row = [] {
+    ResultRow r = roofline_row(1.0, 0.0, 1e9, 1e9);
+    r.samples = {1.0, 0.5, 1.0, 0.5, 1.0};
+    r.write_allocate_bytes = 0.0;
+    r.bandwidth_beside_gbs = 2.0;  // the best round
+    return r;
+  };
+  std::vector<ResultRow> rows = {dram_row()};
+  rows[0].beside_rounds.bandwidth_gbs = {1.0, 2.0, 1.0, 2.0, 1.0};
+  derive_case_fields(rows, &c);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(0.5));   // the best round's bound, as before
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(1.0));  // the best round over the median: 0.5
+  CHECK(rows[0].roofline_fraction_lo == Catch::Detail::Approx(1.0));
+  CHECK(rows[0].roofline_fraction_hi == Catch::Detail::Approx(1.0));
+  // A round without its measurement takes the best round's (2 GB/s: its 1 s sample reads 0.5).
+  rows = {dram_row()};
+  rows[0].beside_rounds.bandwidth_gbs = {1.0, 2.0, std::nan(""), 2.0, 1.0};
+  derive_case_fields(rows, &c);
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(1.0));
+  CHECK(rows[0].roofline_fraction_lo == Catch::Detail::Approx(0.5));
+  // Rounds that do not line up with the samples: the best round's bound over the median, the samples'
+  // interval through it.
+  rows = {dram_row()};
+  rows[0].beside_rounds.bandwidth_gbs = {1.0, 2.0};
+  derive_case_fields(rows, &c);
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(0.5));
+  CHECK(rows[0].roofline_fraction_lo == Catch::Detail::Approx(0.5));
+  CHECK(rows[0].roofline_fraction_hi == Catch::Detail::Approx(1.0));
+  // Two threads: each round's handoff beside it joins that round's bound.
+  tfbench::workloads::Ceilings one = four_levels(), two = four_levels();
+  two.threads = 2;
+  two.level(tfbench::ops::MemoryLevel::L1).best = 200.0;
+  two.handoff.best = 1e6;
+  ResultRow small = roofline_row(20e-6, 0.0, 1.6e6, 16e3);  // 8 us at two threads plus the handoff
+  small.threads = 2;
+  small.samples = {9e-6, 18e-6, 9e-6};
+  small.handoff_beside_us = 1.0;
+  small.beside_rounds.handoff_us = {1.0, 10.0, 1.0};  // the second round: one thread's 16 us binds
+  rows = {small};
+  derive_case_fields(rows, &two, &one);
+  CHECK(rows[0].roofline_bound_s == Catch::Detail::Approx(9e-6));
+  CHECK(rows[0].roofline_fraction == Catch::Detail::Approx(1.0));  // 9/9, 16/18, 9/9
+  CHECK(rows[0].roofline_fraction_lo == Catch::Detail::Approx(16.0 / 18.0));
 }
 
 TEST_CASE("derive_case_fields: from DRAM the stores that allocate their lines move twice, in a cache once",

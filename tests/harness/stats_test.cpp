@@ -90,3 +90,22 @@ TEST_CASE("two-sided exact sign test", "[stats]") {
   CHECK(sign_test_min_p(6) == Approx(0.03125));
   CHECK(sign_test_min_p(0) == 1.0);
 }
+
+TEST_CASE("median_interval: order statistics as target_report.py takes them", "[stats]") {
+  // Ten values: k = 2 (coverage 0.979; k = 3 would cover 0.891 < 0.90).
+  std::vector<double> ten;
+  for (int i = 10; i >= 1; --i) ten.push_back(i);
+  const MedianInterval m = median_interval(ten);
+  CHECK(m.median == Catch::Detail::Approx(5.5));
+  CHECK(m.lo == 2.0);
+  CHECK(m.hi == 9.0);
+  // Five: k = 2 would cover 0.625, so k = 1, the whole range (0.9375); NaN is left out.
+  const MedianInterval five = median_interval({3.0, std::nan(""), 1.0, 5.0, 2.0, 4.0});
+  CHECK(five.median == 3.0);
+  CHECK(five.lo == 1.0);
+  CHECK(five.hi == 5.0);
+  CHECK(std::isnan(median_interval({}).median));
+  const MedianInterval one = median_interval({2.0});
+  CHECK(one.median == 2.0);
+  CHECK(std::isnan(one.lo));
+}

@@ -169,6 +169,18 @@ class RooflineTargetsTest(unittest.TestCase):
         self.assertEqual(whats, ["Auto fraction of roofline (bw_l2, 1 thread)",
                                  "Auto fraction of roofline (peak_f64)"])
 
+    def test_the_files_interval_of_the_rounds_fractions(self):
+        """Since results v1.13 the fraction's interval comes from the file (the rounds' fractions where
+        the ceilings were measured in every round); without it, from the samples through the bound."""
+        spread = dict(self.row("engine:auto", 8, 0.5), samples=np.array([0.9, 1.0, 1.0, 1.0, 1.1]))
+        line = [line for line in target_report._roofline_targets([spread]) if line[3] == 0.4][0]
+        self.assertAlmostEqual(line[6][0], 0.5 / 1.1)
+        self.assertAlmostEqual(line[6][1], 0.5 / 0.9)
+        paired = dict(spread, roofline_fraction=0.45, roofline_fraction_lo=0.38, roofline_fraction_hi=0.47)
+        line = [line for line in target_report._roofline_targets([paired]) if line[3] == 0.4][0]
+        self.assertEqual((line[2], line[6]), (0.45, (0.38, 0.47)))
+        self.assertEqual(target_report.verdict(line[2], line[3], line[4], line[6]), "MET (within noise)")
+
     def test_rows_without_a_roofline_add_nothing(self):
         row = self.row("engine:auto", 16, math.nan)
         self.assertEqual(target_report._roofline_targets([row]), [])

@@ -33,6 +33,29 @@ SampleStats summarize(const std::vector<double>& samples) {
   return s;
 }
 
+MedianInterval median_interval(std::vector<double> values, double confidence) {
+  const double nan = std::numeric_limits<double>::quiet_NaN();
+  values.erase(std::remove_if(values.begin(), values.end(), [](double v) { return !std::isfinite(v); }),
+               values.end());
+  std::sort(values.begin(), values.end());
+  const std::size_t n = values.size();
+  if (n == 0) return {nan, nan, nan};
+  const double median = n % 2 ? values[n / 2] : 0.5 * (values[n / 2 - 1] + values[n / 2]);
+  if (n < 2) return {median, nan, nan};
+  // below[k] = P(Binomial(n, 1/2) < k), summed term by term.
+  const auto below = [n](std::size_t k) {
+    double term = std::pow(0.5, static_cast<double>(n)), sum = 0.0;
+    for (std::size_t i = 0; i < k; ++i) {
+      sum += term;
+      term = term * static_cast<double>(n - i) / static_cast<double>(i + 1);
+    }
+    return sum;
+  };
+  std::size_t k = 1;
+  while (k + 1 <= (n + 1) / 2 && 1.0 - 2.0 * below(k + 1) >= confidence) ++k;
+  return {median, values[k - 1], values[n - k]};
+}
+
 double mann_whitney_min_p(std::size_t m, std::size_t n) {
   if (m == 0 || n == 0) return 1.0;
   // C(m+n, m) as a running product in doubles: exact enough for a threshold comparison.

@@ -169,8 +169,9 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "peak_beside_gflops and bandwidth_beside_gbs where measured, else the worker's ceilings), the "
              "traffic bytes plus, from dram, write_allocate_bytes"),
       number("roofline_fraction", &R::roofline_fraction, "1",
-             "roofline_bound_s / median_s: the fraction of the attainable bound (above 1.05: a modelling "
-             "error, flagged by report)"),
+             "the fraction of the attainable bound (above 1.05: a modelling error, flagged by report): "
+             "where the ceilings were measured beside the row in every round, the median over the rounds "
+             "of that round's bound over its sample; else roofline_bound_s / median_s"),
       number("write_allocate_bytes", &R::write_allocate_bytes, "B",
              "bytes of `bytes` stored without being read first, through the caches: at memory_level dram "
              "the roofline counts them twice, once for the cache's read of the line (0: none; NaN: no "
@@ -205,6 +206,12 @@ const std::vector<Column<ResultRow>>& result_columns() {
              "used in place of the cached one-thread peak (NaN: not measured, a one-thread worker, no "
              "one-thread ceilings cached, one thread's bound bandwidth-bound or set by a GEMM peak, or "
              "an older writer)"),
+      number("roofline_fraction_lo", &R::roofline_fraction_lo, "1",
+             "the lower end of the 90% distribution-free interval of roofline_fraction's median (the "
+             "rounds' fractions, or roofline_bound_s over the samples'; NaN: no fraction, fewer than two "
+             "samples, or an older writer)"),
+      number("roofline_fraction_hi", &R::roofline_fraction_hi, "1",
+             "the upper end of that interval (NaN as roofline_fraction_lo)"),
   };
   return columns;
 }

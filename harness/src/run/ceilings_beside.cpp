@@ -90,4 +90,13 @@ double best_round_rate(const std::vector<double>& samples_s, double work_per_run
   return best;
 }
 
+std::vector<double> round_rates(const std::vector<double>& samples_s, double work_per_run) {
+  std::vector<double> rates;
+  rates.reserve(samples_s.size());
+  for (double s : samples_s)
+    rates.push_back(s > 0 && work_per_run > 0 ? work_per_run / s / 1e9
+                                              : std::numeric_limits<double>::quiet_NaN());
+  return rates;
+}
+
 }  // namespace tfbench::harness::impl

@@ -45,22 +45,33 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
 /// (`samples_s`: seconds per run); NaN without one.
 double best_round_rate(const std::vector<double>& samples_s, double work_per_run);
 
+/// The same rate in each round (NaN for a round without a positive sample).
+std::vector<double> round_rates(const std::vector<double>& samples_s, double work_per_run);
+
 /// What instance `i`'s row records of the references' rounds (`samples_of(r)`: reference r's samples):
-/// its level's bandwidth or its peak, one thread's, and the handoff.
+/// its level's bandwidth or its peak, one thread's, and the handoff, each as its best round and
+/// round by round (ResultRow::beside_rounds).
 template <class SamplesOf>
 void record_beside(ResultRow& row, const BesidePlan& plan, std::size_t i, const SamplesOf& samples_of) {
-  const auto record = [&](const std::vector<int>& reference_of, double& peak, double& bandwidth) {
+  BesideRounds& rounds = row.beside_rounds;
+  const auto record = [&](const std::vector<int>& reference_of, double& peak, double& bandwidth,
+                          std::vector<double>& peak_rounds, std::vector<double>& bandwidth_rounds) {
     if (i >= reference_of.size() || reference_of[i] < 0) return;
     const auto k = static_cast<std::size_t>(reference_of[i]);
-    (plan.kinds[k] == BesideKind::Peak ? peak : bandwidth) =
-        best_round_rate(samples_of(k), plan.work_per_run[k]);
+    const bool is_peak = plan.kinds[k] == BesideKind::Peak;
+    (is_peak ? peak : bandwidth) = best_round_rate(samples_of(k), plan.work_per_run[k]);
+    (is_peak ? peak_rounds : bandwidth_rounds) = round_rates(samples_of(k), plan.work_per_run[k]);
   };
-  record(plan.reference_of_instance, row.peak_beside_gflops, row.bandwidth_beside_gbs);
-  record(plan.one_thread_reference_of_instance, row.peak_beside_1t_gflops, row.bandwidth_beside_1t_gbs);
+  record(plan.reference_of_instance, row.peak_beside_gflops, row.bandwidth_beside_gbs, rounds.peak_gflops,
+         rounds.bandwidth_gbs);
+  record(plan.one_thread_reference_of_instance, row.peak_beside_1t_gflops, row.bandwidth_beside_1t_gbs,
+         rounds.peak_1t_gflops, rounds.bandwidth_1t_gbs);
   if (plan.handoff >= 0 && i < plan.bounded.size() && plan.bounded[i]) {
     const auto k = static_cast<std::size_t>(plan.handoff);
     const double per_ns = best_round_rate(samples_of(k), plan.work_per_run[k]);
     if (per_ns > 0) row.handoff_beside_us = 1e-3 / per_ns;
+    rounds.handoff_us = round_rates(samples_of(k), plan.work_per_run[k]);
+    for (double& us : rounds.handoff_us) us = us > 0 ? 1e-3 / us : kNaN;
   }
 }
 

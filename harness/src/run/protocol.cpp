@@ -165,14 +165,39 @@ void from_json(const harness::Json& json, VariantInfo& variant) {
 
 namespace tfbench::harness {
 
+namespace {
+// BesideRounds' vectors by name (const or not). A NaN travels as null and is read back as NaN.
+template <class Rounds, class Fn>
+void for_each_beside_rounds(Rounds& r, const Fn& fn) {
+  fn("bandwidth_gbs", r.bandwidth_gbs);
+  fn("peak_gflops", r.peak_gflops);
+  fn("handoff_us", r.handoff_us);
+  fn("bandwidth_1t_gbs", r.bandwidth_1t_gbs);
+  fn("peak_1t_gflops", r.peak_1t_gflops);
+}
+}  // namespace
+
 void to_json(Json& json, const ResultRow& row) {
   json = impl::record_json<Json>(row, impl::result_columns());
   json["samples"] = row.samples;
+  Json rounds = Json::object();
+  for_each_beside_rounds(row.beside_rounds, [&](const char* name, const std::vector<double>& v) {
+    if (!v.empty()) rounds[name] = v;
+  });
+  if (!rounds.empty()) json["beside_rounds"] = std::move(rounds);
 }
 
 void from_json(const Json& json, ResultRow& row) {
   impl::record_from_json(json, row, impl::result_columns());
   json.at("samples").get_to(row.samples);
+  row.beside_rounds = {};
+  const auto rounds = json.find("beside_rounds");
+  if (rounds == json.end()) return;
+  for_each_beside_rounds(row.beside_rounds, [&](const char* name, std::vector<double>& v) {
+    const auto it = rounds->find(name);
+    if (it == rounds->end()) return;
+    for (const Json& x : *it) v.push_back(x.is_number() ? x.get<double>() : kNaN);
+  });
 }
 
 }  // namespace tfbench::harness

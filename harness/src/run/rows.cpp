@@ -7,6 +7,8 @@
 #include <cctype>
 #include <cmath>
 #include <map>
+#include <optional>
+#include <vector>
 
 namespace tfbench::harness {
 
@@ -30,6 +32,42 @@ bool on_host(const ResultRow& row) {
   return !space || is_host_space(*space);
 }
 
+/// Each round's bound with the ceilings measured beside the row in that round (ResultRow::beside_rounds),
+/// where every ceiling measured beside it has a value per sample; none otherwise.
+std::optional<std::vector<double>> paired_bounds(const ResultRow& row, const workloads::Ceilings& c,
+                                                 double flops, double bytes, double footprint,
+                                                 workloads::FlopPrecision precision,
+                                                 const workloads::Ceilings* one_thread) {
+  const BesideRounds& r = row.beside_rounds;
+  const std::vector<double>* all[] = {&r.bandwidth_gbs, &r.peak_gflops, &r.handoff_us, &r.bandwidth_1t_gbs,
+                                      &r.peak_1t_gflops};
+  const std::size_t n = row.samples.size();
+  bool any = false;
+  for (const auto* v : all) {
+    if (v->empty()) continue;
+    if (v->size() != n) return std::nullopt;
+    any = true;
+  }
+  if (!any) return std::nullopt;
+  // A round without a measurement takes the best round's, as the row's bound does: no round's bound
+  // is then tighter than the row's.
+  const auto at = [](const std::vector<double>& v, std::size_t i, double best) {
+    return !v.empty() && std::isfinite(v[i]) ? v[i] : best;
+  };
+  std::vector<double> bounds(n, kNaN);
+  for (std::size_t i = 0; i < n; ++i) {
+    const auto bound = workloads::roofline_bound(
+        c, flops, bytes, positive_or_zero(row.write_allocate_bytes), footprint, precision,
+        {at(r.bandwidth_gbs, i, row.bandwidth_beside_gbs), at(r.peak_gflops, i, row.peak_beside_gflops),
+         at(r.handoff_us, i, row.handoff_beside_us) * 1e-6,
+         at(r.bandwidth_1t_gbs, i, row.bandwidth_beside_1t_gbs),
+         at(r.peak_1t_gflops, i, row.peak_beside_1t_gflops)},
+        one_thread);
+    if (bound) bounds[i] = bound->seconds;
+  }
+  return bounds;
+}
+
 void derive_roofline(ResultRow& row, const workloads::Ceilings& c, const workloads::Ceilings* one_thread) {
   const double flops = positive_or_zero(row.flops), bytes = positive_or_zero(row.bytes);
   const double footprint = row.working_set_bytes > 0 ? row.working_set_bytes : bytes;
@@ -51,7 +89,26 @@ void derive_roofline(ResultRow& row, const workloads::Ceilings& c, const workloa
       fraction(rate(bound->traffic_bytes, row.median_s, 1e9), c.bandwidth_at(bound->level, footprint).best);
   row.roofline_ceiling = bound->ceiling;
   row.roofline_bound_s = bound->seconds;
-  if (row.median_s > 0) row.roofline_fraction = bound->seconds / row.median_s;
+  // Round by round where the ceilings were measured in every round: a row and its bound then see the
+  // host of the same minutes, where its best rounds' ceilings and its median sample may not (on the
+  // EPYC VM two threads' DRAM bandwidth read 57-62 GB/s in some rounds of a case and 104-121 in others).
+  if (const auto paired = paired_bounds(row, c, flops, bytes, footprint, precision, one_thread)) {
+    std::vector<double> fractions;
+    for (std::size_t i = 0; i < row.samples.size(); ++i)
+      if (row.samples[i] > 0 && (*paired)[i] > 0) fractions.push_back((*paired)[i] / row.samples[i]);
+    const MedianInterval m = median_interval(std::move(fractions));
+    row.roofline_fraction = m.median;
+    row.roofline_fraction_lo = m.lo;
+    row.roofline_fraction_hi = m.hi;
+    return;
+  }
+  if (!(row.median_s > 0)) return;
+  row.roofline_fraction = bound->seconds / row.median_s;
+  const MedianInterval m = median_interval(row.samples);
+  if (m.lo > 0) {  // the samples' interval, through the one bound
+    row.roofline_fraction_lo = bound->seconds / m.hi;
+    row.roofline_fraction_hi = bound->seconds / m.lo;
+  }
 }
 }  // namespace
 

@@ -185,6 +185,7 @@ void drop_unvouched_measurements(ResultRow& row) {
   row.flops = row.bytes = row.write_allocate_bytes = kNaN;
   row.bandwidth_beside_gbs = row.peak_beside_gflops = row.handoff_beside_us = kNaN;
   row.bandwidth_beside_1t_gbs = row.peak_beside_1t_gflops = kNaN;
+  row.beside_rounds = {};
   row.allocations = row.pool_hits = row.transfers = row.bytes_retained = kNaN;
   row.metrics = fresh.metrics;
   if (row.status != RowStatus::CheckFailed) row.max_rel_error = row.tolerance = kNaN;

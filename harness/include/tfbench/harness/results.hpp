@@ -95,6 +95,13 @@ std::optional<RowStatus> parse_row_status(std::string_view text);
 /// A row that failed: check_failed, error, crashed or timed_out (not ok, skipped or interrupted).
 bool is_failure(RowStatus status);
 
+/// The ceilings measured beside a row, one entry per round of its case (NaN where a round has none),
+/// each vector empty where that ceiling was not measured beside the row: the same quantities as the
+/// row's *_beside_* columns, which hold their best rounds.
+struct BesideRounds {
+  std::vector<double> bandwidth_gbs, peak_gflops, handoff_us, bandwidth_1t_gbs, peak_1t_gflops;
+};
+
 /// One row of the `results` table: one (case, variant, thread configuration). The one record of a
 /// finished variant: the worker fills what it measured, the protocol carries it to the parent
 /// (run/protocol.hpp), which adds the case's identity and its worker, derives the statistics
@@ -129,7 +136,10 @@ struct ResultRow {
   std::string memory_level;            // "l1", "l2", "llc" or "dram" at the worker's threads
   std::string roofline_ceiling;        // the ceiling that sets the bound: peak_f64, peak_f32, bw_<level>
   double roofline_bound_s = kNaN;      // seconds per run the roofline allows
-  double roofline_fraction = kNaN;     // roofline_bound_s / median_s: 1.0 is the bound
+  /// The median over the case's rounds of the bound with that round's ceilings measured beside the row
+  /// over that round's sample, where the worker measured them in every round (roofline_bound_s, from
+  /// their best rounds, over median_s otherwise): 1.0 is the bound.
+  double roofline_fraction = kNaN;
   /// Bytes of `bytes` stored without being read first through the caches (the worker, from the
   /// variant's work): at the DRAM level the roofline counts them twice (write-allocate).
   double write_allocate_bytes = kNaN;
@@ -152,8 +162,14 @@ struct ResultRow {
   /// The threads roofline_bound_s assumes: the worker's, or 1 where one thread's ceilings bound the
   /// row more tightly than the worker's threads plus their handoff (0: no bound, or an older writer).
   std::int64_t roofline_threads = 0;
+  /// The 90% distribution-free interval of roofline_fraction's median (stats.hpp, median_interval):
+  /// over the rounds' fractions, or roofline_bound_s over the samples'. NaN: no fraction.
+  double roofline_fraction_lo = kNaN, roofline_fraction_hi = kNaN;
 
   std::vector<double> samples;  // samples[sample_offset : sample_offset + sample_count]
+  /// What the worker measured beside the row in each round (round i beside samples[i]), which the
+  /// parent pairs with the row's samples; carried from worker to parent, not written to the file.
+  BesideRounds beside_rounds;
 };
 
 struct RunData {

@@ -17,6 +17,16 @@ struct SampleStats {
 /// Statistics of `samples`; every field is NaN when there are none.
 SampleStats summarize(const std::vector<double>& samples);
 
+struct MedianInterval {
+  double median, lo, hi;  // NaN without values; lo, hi NaN with one
+};
+
+/// The median of `values` (NaN left out) and a distribution-free interval for it: the order statistics
+/// x(k) and x(n + 1 - k) for the largest k whose coverage 1 - 2 P(Binomial(n, 1/2) < k) is at least
+/// `confidence` (k = 1, the whole range, where even that falls short), as scripts/tfbench_results'
+/// stats.median_interval, by which target_report.py judges.
+MedianInterval median_interval(std::vector<double> values, double confidence = 0.90);
+
 struct MannWhitneyResult {
   double u = 0.0;      // U of the first sample: pairs (x, y) with x > y, ties counting 1/2
   double p = 1.0;      // two-sided p-value
