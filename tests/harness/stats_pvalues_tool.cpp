@@ -1,8 +1,11 @@
 // Prints compare's p-values for sample sets read as JSON on stdin, for tests/scripts/test_stats_scipy.py
-// to check against SciPy. Input:
-//   {"mann_whitney": [{"x": [..], "y": [..]}, ..], "sign": [{"above": a, "below": b}, ..]}
+// to check against SciPy, and the roofline fraction's median interval, for it to check against
+// scripts/tfbench_results' rule. Input:
+//   {"mann_whitney": [{"x": [..], "y": [..]}, ..], "sign": [{"above": a, "below": b}, ..],
+//    "median_interval": [[..], ..]}  (the last optional)
 // Output, one entry per input entry in the same order:
-//   {"mann_whitney": [{"u": .., "p": .., "exact": .., "ties": ..}, ..], "sign": [{"p": .., "min_p": ..}, ..]}
+//   {"mann_whitney": [{"u": .., "p": .., "exact": .., "ties": ..}, ..], "sign": [{"p": .., "min_p": ..}, ..],
+//    "median_interval": [{"median": .., "lo": .., "hi": ..}, ..]}  (NaN as null)
 
 #include "tfbench/harness/json.hpp"
 #include "tfbench/harness/stats.hpp"
@@ -26,6 +29,13 @@ int main() {
       const auto above = pair.at("above").get<std::size_t>();
       const auto below = pair.at("below").get<std::size_t>();
       out["sign"].push_back({{"p", sign_test_p(above, below)}, {"min_p", sign_test_min_p(above + below)}});
+    }
+    out["median_interval"] = Json::array();
+    if (in.contains("median_interval")) {
+      for (const auto& values : in.at("median_interval")) {
+        const MedianInterval m = median_interval(values.get<std::vector<double>>());
+        out["median_interval"].push_back({{"median", m.median}, {"lo", m.lo}, {"hi", m.hi}});
+      }
     }
     std::cout << dump_json(out) << '\n';
   } catch (const Json::exception& e) {

@@ -14,12 +14,18 @@ Needs TFBENCH_STATS_TOOL, the path of tests/harness/stats_pvalues_tool.cpp's exe
 """
 
 import json
+import math
 import os
 import subprocess
+import sys
 import unittest
 
 import numpy as np
 from scipy import stats
+
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__)))),
+                                "scripts"))
+from tfbench_results import stats as tfbench_stats  # noqa: E402
 
 RTOL = 1e-12
 EXACT_MAX = 60  # kMannWhitneyExactMax
@@ -118,6 +124,26 @@ class StatsAgainstSciPy(unittest.TestCase):
                 self.assertLessEqual(relative_error(got["min_p"], min_p), RTOL, "smallest p with n pairs")
                 worst = max(worst, relative_error(got["p"], p))
         print(f"sign test: {len(self.pairs)} pairs, worst relative error {worst:.2e}")
+
+    def test_median_interval_matches_target_report(self):
+        """The roofline fraction's interval (rows.cpp) by the order statistics target_report.py takes
+        (tfbench_results.stats.median_interval), for 1 to 40 rounds, ties included."""
+        rng = np.random.default_rng(19)
+        sets = [[float(v) for v in rng.normal(size=n)] for n in range(1, 41)]
+        sets += [[float(v) for v in rng.integers(0, 3, size=n)] for n in (2, 5, 8, 11, 21)]
+        request = {"mann_whitney": [], "sign": [], "median_interval": sets}
+        done = subprocess.run([os.environ["TFBENCH_STATS_TOOL"]], input=json.dumps(request), capture_output=True,
+                              text=True, check=True)
+        got = json.loads(done.stdout)["median_interval"]
+        self.assertEqual(len(got), len(sets))
+        for values, g in zip(sets, got):
+            median, (lo, hi) = tfbench_stats.median_interval(values)
+            with self.subTest(n=len(values)):
+                self.assertEqual(g["median"], median)
+                if math.isfinite(lo):
+                    self.assertEqual((g["lo"], g["hi"]), (lo, hi))
+                else:
+                    self.assertEqual((g["lo"], g["hi"]), (None, None))
 
     def test_tool_rejects_malformed_input(self):
         done = subprocess.run([os.environ["TFBENCH_STATS_TOOL"]], input='{"mann_whitney": [{"x": [1]}]}',
