@@ -80,16 +80,6 @@ BesidePlan plan_ceilings_beside(const std::vector<std::unique_ptr<workloads::Ins
   return plan;
 }
 
-double best_round_rate(const std::vector<double>& samples_s, double work_per_run) {
-  double best = std::numeric_limits<double>::quiet_NaN();
-  for (double s : samples_s) {
-    if (!(s > 0) || !(work_per_run > 0)) continue;
-    const double rate = work_per_run / s / 1e9;
-    if (!(rate <= best)) best = rate;
-  }
-  return best;
-}
-
 std::vector<double> round_rates(const std::vector<double>& samples_s, double work_per_run) {
   std::vector<double> rates;
   rates.reserve(samples_s.size());
@@ -97,6 +87,13 @@ std::vector<double> round_rates(const std::vector<double>& samples_s, double wor
     rates.push_back(s > 0 && work_per_run > 0 ? work_per_run / s / 1e9
                                               : std::numeric_limits<double>::quiet_NaN());
   return rates;
+}
+
+double best_round_rate(const std::vector<double>& samples_s, double work_per_run) {
+  double best = std::numeric_limits<double>::quiet_NaN();
+  for (double rate : round_rates(samples_s, work_per_run))
+    if (std::isfinite(rate) && !(rate <= best)) best = rate;
+  return best;
 }
 
 }  // namespace tfbench::harness::impl
